@@ -1,0 +1,152 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { z } from 'zod';
+import type { ToolContract } from '../src/tools/define-tool.ts';
+import { FailureType } from '../workflows/failures.ts';
+import type { ChatMessage, ModelReply, ToolCall } from '../workflows/types.ts';
+import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
+
+export interface CallModelInput {
+  runId: string;
+  model: string;
+  messages: ChatMessage[];
+  toolNames: string[];
+  stream: boolean;
+}
+
+/** How often the activity heartbeats while it waits: the only way a cancel request reaches it. */
+const HEARTBEAT_EVERY_MS = 1000;
+
+export function createCallModel(endpoints: ModelEndpoints, contracts: ReadonlyMap<string, ToolContract>) {
+  const toolSchemas = new Map<string, ChatCompletionTool>();
+  for (const contract of contracts.values()) {
+    toolSchemas.set(contract.name, {
+      type: 'function',
+      function: {
+        name: contract.name,
+        description: contract.description,
+        parameters: z.toJSONSchema(contract.input),
+      },
+    });
+  }
+
+  return async function callModel(input: CallModelInput): Promise<ModelReply> {
+    const ctx = Context.current();
+    const client = clientFor(input.model, endpoints);
+    const tools = input.toolNames.map((name) => {
+      const schema = toolSchemas.get(name);
+      if (!schema) throw ApplicationFailure.nonRetryable(`The worker has no tool "${name}".`, FailureType.toolNotImplemented);
+      return schema;
+    });
+    const request = {
+      model: input.model,
+      messages: input.messages.map(toOpenAIMessage),
+      ...(tools.length ? { tools } : {}),
+    };
+    const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+    const started = performance.now();
+    try {
+      const reply = input.stream
+        ? await streamed(client, request, ctx)
+        : await unary(client, request, ctx.cancellationSignal);
+      return { ...reply, modelMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      throw toActivityFailure(error, ctx.cancellationSignal);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  };
+}
+
+type Request = { model: string; messages: ChatCompletionMessageParam[]; tools?: ChatCompletionTool[] };
+
+async function unary(client: OpenAI, request: Request, signal: AbortSignal): Promise<Omit<ModelReply, 'modelMs'>> {
+  const completion = await client.chat.completions.create({ ...request, stream: false }, { signal });
+  const choice = completion.choices[0];
+  if (!choice) throw ApplicationFailure.nonRetryable('The model returned no choices.', FailureType.modelRequestRejected);
+  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((c) =>
+    c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+  );
+  return {
+    message: { role: 'assistant', content: choice.message.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+    usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
+    finishReason: choice.finish_reason,
+  };
+}
+
+async function streamed(client: OpenAI, request: Request, ctx: Context): Promise<Omit<ModelReply, 'modelMs'>> {
+  const stream = await client.chat.completions.create(
+    { ...request, stream: true, stream_options: { include_usage: true } },
+    { signal: ctx.cancellationSignal },
+  );
+  let content = '';
+  let sawContent = false;
+  let finishReason = 'stop';
+  let usage = { promptTokens: 0, completionTokens: 0 };
+  const calls: { id: string; name: string; arguments: string }[] = [];
+  for await (const chunk of stream) {
+    ctx.heartbeat();
+    if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+    if (choice.delta.content) {
+      content += choice.delta.content;
+      sawContent = true;
+    }
+    for (const delta of choice.delta.tool_calls ?? []) {
+      const call = (calls[delta.index] ??= { id: '', name: '', arguments: '' });
+      if (delta.id) call.id = delta.id;
+      if (delta.function?.name) call.name += delta.function.name;
+      if (delta.function?.arguments) call.arguments += delta.function.arguments;
+    }
+  }
+  const toolCalls = calls.filter(Boolean);
+  return {
+    message: { role: 'assistant', content: sawContent ? content : null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+    usage,
+    finishReason,
+  };
+}
+
+function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.tool_calls?.length
+          ? { tool_calls: message.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
+  }
+}
+
+/** Maps provider errors to Temporal failures: 408/409/429/5xx and network errors retry, other 4xx do not. */
+function toActivityFailure(error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return new CancelledFailure('model call cancelled');
+  if (error instanceof ApplicationFailure) return error;
+  if (error instanceof OpenAI.APIConnectionError) {
+    return ApplicationFailure.retryable(`Model endpoint unreachable: ${error.message}`, FailureType.modelUnavailable);
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const status = error.status;
+    if (status === 408 || status === 409 || status === 429 || status >= 500) {
+      const retryAfter = Number((error.headers as Headers | undefined)?.get('retry-after'));
+      return ApplicationFailure.create({
+        message: error.message,
+        type: FailureType.modelUnavailable,
+        ...(retryAfter > 0 ? { nextRetryDelay: retryAfter * 1000 } : {}),
+      });
+    }
+    return ApplicationFailure.nonRetryable(error.message, FailureType.modelRequestRejected);
+  }
+  return error;
+}

@@ -1,0 +1,22 @@
+/** The agent's activities: everything with I/O. The workflow imports this module as a type only. */
+import type { ToolContract } from '../src/tools/define-tool.ts';
+import type { ToolRegistry } from '../src/tools/registry.ts';
+import { createCallModel } from './call-model.ts';
+import type { ModelEndpoints } from './model-endpoints.ts';
+import { createRunTool } from './run-tool.ts';
+
+export interface ActivityDeps {
+  endpoints: ModelEndpoints;
+  contracts: ReadonlyMap<string, ToolContract>;
+  tools: ToolRegistry;
+  defaultWorkspace: string;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    callModel: createCallModel(deps.endpoints, deps.contracts),
+    runTool: createRunTool({ tools: deps.tools, defaultWorkspace: deps.defaultWorkspace }),
+  };
+}
+
+export type AgentActivities = ReturnType<typeof createActivities>;

@@ -1,0 +1,38 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+/** Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O packages, no activity values. */
+const sandboxBans = {
+  paths: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({
+    name,
+    message: 'Workflow code runs in a deterministic sandbox: do I/O in an activity.',
+  })),
+  patterns: [
+    { group: ['node:*'], message: 'Workflow code runs in a deterministic sandbox: do I/O in an activity.' },
+    { group: ['openai', 'openai/*', '@temporalio/worker', '@temporalio/client', '@temporalio/activity'], message: 'Not allowed in workflow code.' },
+    { group: ['**/activities/*', '**/activities'], allowTypeImports: true, message: 'Import activities as types only (proxyActivities).' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.cache/**', '.data/**', 'eslint.config.js'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts', 'src/tools/define-tool.ts', 'src/tools/contracts.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', sandboxBans],
+      'no-restricted-globals': ['error', { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' }, { name: 'setInterval', message: 'Not deterministic.' }, { name: 'fetch', message: 'Do I/O in an activity.' }, { name: 'process', message: 'Not available in the workflow sandbox.' }],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Use uuid4() from @temporalio/workflow.' }],
+    },
+  },
+);

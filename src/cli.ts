@@ -1,0 +1,176 @@
+/**
+ * The command line: run a goal and wait, start one detached, look at a run, cancel it, read its trace,
+ * run a worker or the embedded server. Every command talks through the same client API.
+ */
+import { parseArgs } from 'node:util';
+import { readTrace } from './trace-writer.ts';
+import path from 'node:path';
+import { answerLines, stateTable, summaryLine } from './format.ts';
+import { dataDir } from './paths.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
+import type { RunInput } from '../workflows/types.ts';
+
+const USAGE = `usage: agent <command> [options]
+
+  demo                       run the demo question end to end (the main job)
+  run <goal>                 run a goal and wait; prints the one-line summary and the answer
+  start <goal>               start a run detached; prints its run id
+  status <runId>             show a run's state
+  result <runId>             wait for a run to end and print its summary
+  cancel <runId>             cancel a run             [--reason "..."]
+  trace <runId>              print a run's trace (JSONL)
+  worker                     run a worker until Ctrl-C
+  server                     run the embedded Temporal dev server until Ctrl-C
+
+run/start options:
+  --model <name>             scripted:<name|path> or a provider model (default: $MODEL, or scripted:plan
+                             without OPENAI_API_KEY/OPENAI_BASE_URL, gpt-4o-mini with them)
+  --max-turns <n>  --max-budget <usd>  --max-wall-ms <ms>  --workspace <dir>  --fatal-tool-errors
+  --no-worker                do not start a worker in this process (use running ones)
+
+environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL,
+             AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_TASK_QUEUE`;
+
+const DEMO_GOAL = 'Which log file mentions a timeout, and what does it say?';
+
+const log = (line: string) => console.error(line);
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      model: { type: 'string' },
+      'max-turns': { type: 'string' },
+      'max-budget': { type: 'string' },
+      'max-wall-ms': { type: 'string' },
+      workspace: { type: 'string' },
+      'fatal-tool-errors': { type: 'boolean' },
+      'no-worker': { type: 'boolean' },
+      reason: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (!command || values.help) {
+    console.log(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const runInput = (goal: string | undefined): RunInput => {
+    if (!goal) throw new UsageError(`"${command}" needs a goal: agent ${command} "what to do"`);
+    return {
+      goal,
+      model: values.model ?? defaultModel(),
+      limits: {
+        ...(values['max-turns'] ? { maxTurns: Number(values['max-turns']) } : {}),
+        ...(values['max-budget'] ? { maxBudgetUsd: Number(values['max-budget']) } : {}),
+        ...(values['max-wall-ms'] ? { maxWallMs: Number(values['max-wall-ms']) } : {}),
+      },
+      ...(values.workspace ? { workspace: path.resolve(values.workspace) } : {}),
+      ...(values['fatal-tool-errors'] ? { toolErrorsAreFatal: true } : {}),
+    };
+  };
+  const runId = () => {
+    if (!rest[0]) throw new UsageError(`"${command}" needs a run id: agent ${command} <runId>`);
+    return rest[0];
+  };
+
+  switch (command) {
+    case 'demo':
+      return withRuntime(true, (rt) => runAndWait(rt, runInput(rest.join(' ') || DEMO_GOAL)));
+    case 'run':
+      return withRuntime(!values['no-worker'], (rt) => runAndWait(rt, runInput(rest.join(' '))));
+    case 'start':
+      return withRuntime(false, async (rt) => {
+        const { runId: id } = await rt.agents.startRun(runInput(rest.join(' ')));
+        console.log(id);
+        if (rt.endpoint.owned) log('No Temporal server was running; the run is stored and goes on when a server and a worker run (agent server, agent worker).');
+        return 0;
+      });
+    case 'status':
+      return withRuntime(false, async (rt) => (console.log(stateTable(await rt.agents.getState(runId()))), 0));
+    case 'result':
+      return withRuntime(false, async (rt) => {
+        const result = await rt.agents.result(runId());
+        console.log(summaryLine(result, Date.parse(result.finishedAt) - Date.parse(result.startedAt)));
+        for (const line of answerLines(result)) console.log(line);
+        return result.status === 'completed' ? 0 : 1;
+      });
+    case 'cancel':
+      return withRuntime(false, async (rt) => {
+        await rt.agents.cancelRun(runId(), values.reason ?? 'cancelled from the command line');
+        console.log(`cancel requested for ${runId()}`);
+        return 0;
+      });
+    case 'trace': {
+      const lines = readTrace(path.join(dataDir(), 'traces'), runId());
+      if (!lines.length) throw new UsageError(`No trace for "${runId()}" in ${path.join(dataDir(), 'traces')}.`);
+      for (const line of lines) console.log(JSON.stringify(line));
+      return 0;
+    }
+    case 'worker':
+      return withRuntime(true, async (rt) => {
+        log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address}. Ctrl-C stops it.`);
+        await untilSignal();
+        return 0;
+      });
+    case 'server':
+      return withRuntime(false, async (rt) => {
+        log(`Temporal at ${rt.endpoint.address}${rt.endpoint.uiUrl ? `, Web UI ${rt.endpoint.uiUrl}` : ''}. Ctrl-C stops it.`);
+        await untilSignal();
+        return 0;
+      });
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+  }
+}
+
+async function runAndWait(rt: Runtime, input: RunInput): Promise<number> {
+  const started = performance.now();
+  const { runId } = await rt.agents.startRun(input);
+  log(`run ${runId}: ${input.model} — ${input.goal}`);
+  const stop = () => void rt.agents.cancelRun(runId, 'user pressed Ctrl-C').catch(() => {});
+  process.once('SIGINT', stop);
+  try {
+    const result = await rt.agents.result(runId);
+    console.log(summaryLine(result, performance.now() - started));
+    for (const line of answerLines(result)) console.log(line);
+    log(`trace: agent trace ${runId}`);
+    return result.status === 'completed' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', stop);
+  }
+}
+
+function defaultModel(): string {
+  if (process.env.MODEL) return process.env.MODEL;
+  return process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL ? 'gpt-4o-mini' : 'scripted:plan';
+}
+
+async function withRuntime(worker: boolean, body: (rt: Runtime) => Promise<number>): Promise<number> {
+  const rt = await openRuntime({ worker, log });
+  try {
+    return await body(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof UsageError || (error instanceof Error && error.name.endsWith('Error') && error.name !== 'Error') ? `${error.name}: ${(error as Error).message}` : error);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

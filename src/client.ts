@@ -1,0 +1,93 @@
+/**
+ * The typed client API: start a run, read its state, cancel it, await its result. Usable from any Node
+ * service that has a Temporal client.
+ */
+import { randomUUID } from 'node:crypto';
+import { CancelledFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { agentWorkflow } from '../workflows/agent.ts';
+import { AGENT_WORKFLOW_TYPE, cancelReasonSignal, FINAL_STATE_MEMO, stateQuery, transcriptQuery } from '../workflows/messages.ts';
+import { toRunResult } from '../workflows/run-result.ts';
+import { TERMINAL_STATUSES, type ChatMessage, type RunResult, type RunState } from '../workflows/types.ts';
+import { TASK_QUEUE } from './paths.ts';
+import { parseRunInput } from './run-input.ts';
+
+export class RunNotFoundError extends Error {
+  override readonly name = 'RunNotFoundError';
+}
+
+export class AgentClient {
+  readonly temporal: Client;
+  readonly taskQueue: string;
+
+  constructor(temporal: Client, taskQueue: string = TASK_QUEUE) {
+    this.temporal = temporal;
+    this.taskQueue = taskQueue;
+  }
+
+  /** Starts a run and returns its id at once; the run goes on without the caller. */
+  async startRun(input: unknown, options: { runId?: string } = {}): Promise<{ runId: string }> {
+    const runInput = parseRunInput(input);
+    const runId = options.runId ?? `run-${randomUUID().slice(0, 8)}`;
+    await this.temporal.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
+      workflowId: runId,
+      taskQueue: this.taskQueue,
+      args: [runInput],
+      // Reuses the started workflow task on this client's connection when a local worker shares it.
+      requestEagerStart: true,
+    });
+    return { runId };
+  }
+
+  /** The run's state: from the workflow while it runs, from its memo once closed (no worker needed then). */
+  async getState(runId: string): Promise<RunState> {
+    const handle = this.handle(runId);
+    const description = await this.describe(handle);
+    if (description.status.name !== 'RUNNING') {
+      const memo = description.memo?.[FINAL_STATE_MEMO] as RunState | undefined;
+      if (memo) return memo;
+    }
+    return handle.query(stateQuery);
+  }
+
+  async transcript(runId: string): Promise<ChatMessage[]> {
+    return this.handle(runId).query(transcriptQuery);
+  }
+
+  /** Cancels the run: the loop stops, the model call and tools are aborted; the reason is kept in state. */
+  async cancelRun(runId: string, reason = 'cancelled by a client'): Promise<void> {
+    const handle = this.handle(runId);
+    await this.describe(handle);
+    await handle.signal(cancelReasonSignal, { reason });
+    await handle.cancel();
+  }
+
+  /** Waits for the run to end and returns its outcome (an interrupted run included). */
+  async result(runId: string): Promise<RunResult> {
+    const handle = this.handle(runId);
+    try {
+      return await handle.result();
+    } catch (error) {
+      if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) {
+        return toRunResult(await this.getState(runId));
+      }
+      throw error;
+    }
+  }
+
+  private handle(runId: string): WorkflowHandle<typeof agentWorkflow> {
+    return this.temporal.workflow.getHandle<typeof agentWorkflow>(runId);
+  }
+
+  private async describe(handle: WorkflowHandle) {
+    try {
+      return await handle.describe();
+    } catch (error) {
+      if ((error as Error).name === 'WorkflowNotFoundError') throw new RunNotFoundError(`No run with id "${handle.workflowId}".`);
+      throw error;
+    }
+  }
+}
+
+export function isTerminal(state: Pick<RunState, 'status'>): boolean {
+  return TERMINAL_STATUSES.has(state.status);
+}

@@ -1,0 +1,36 @@
+/** The run input as it arrives from outside (CLI, services): validated with zod before any workflow starts. */
+import { z } from 'zod';
+import { contractsByName } from './tools/contracts.ts';
+import type { RunInput } from '../workflows/types.ts';
+
+export const runInputSchema = z.object({
+  goal: z.string().min(1, 'goal is empty: say what the agent should do'),
+  model: z.string().min(1),
+  system: z.string().optional(),
+  tools: z
+    .array(z.string())
+    .optional()
+    .refine((names) => !names || names.every((n) => contractsByName.has(n)), {
+      message: `unknown tool name; known tools: ${[...contractsByName.keys()].join(', ')}`,
+    }),
+  limits: z
+    .object({
+      maxTurns: z.number().int().positive().optional(),
+      maxBudgetUsd: z.number().positive().optional(),
+      maxWallMs: z.number().int().positive().optional(),
+    })
+    .optional(),
+  toolErrorsAreFatal: z.boolean().optional(),
+  workspace: z.string().refine((p) => p.startsWith('/'), 'workspace must be an absolute path').optional(),
+  stream: z.boolean().optional(),
+}) satisfies z.ZodType<RunInput>;
+
+export class InvalidRunInputError extends Error {
+  override readonly name = 'InvalidRunInputError';
+}
+
+export function parseRunInput(input: unknown): RunInput {
+  const parsed = runInputSchema.safeParse(input);
+  if (!parsed.success) throw new InvalidRunInputError(`Invalid run input: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

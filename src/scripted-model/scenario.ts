@@ -1,0 +1,30 @@
+/** What a scenario is: a pure function from the conversation so far to the next reply. */
+
+export interface ScriptedMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content?: string | null;
+  tool_calls?: { id: string; type?: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+export interface ScriptedReply {
+  content?: string;
+  tool_calls?: { id: string; name: string; arguments: string }[];
+  /** Simulated model latency before the reply starts. */
+  delayMs?: number;
+  /** Answer with this HTTP status (an error) instead of a completion. */
+  status?: number;
+}
+
+/** `turn` counts the assistant messages already in `messages`. Return undefined when the script has run out. */
+export type Scenario = (turn: number, messages: ScriptedMessage[]) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
+
+export const text = (content: string, delayMs?: number): ScriptedReply => ({ content, ...(delayMs ? { delayMs } : {}) });
+
+export const call = (id: string, name: string, args: Record<string, unknown> = {}): ScriptedReply => ({
+  tool_calls: [{ id, name, arguments: JSON.stringify(args) }],
+});
+
+/** Every tool message's text so far, joined: what the model "knows". */
+export const toolText = (messages: ScriptedMessage[]): string =>
+  messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '').join('\n');

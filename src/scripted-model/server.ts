@@ -1,0 +1,205 @@
+/**
+ * An OpenAI-compatible chat completions server that plays scenarios: the model for tests, the demo and
+ * the benchmarks. Real HTTP, JSON and SSE streaming, deterministic usage.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { Scenario, ScriptedMessage, ScriptedReply } from './scenario.ts';
+import { builtinScenarios } from './scenarios/index.ts';
+
+/** One request the server saw, for tests and overhead accounting. */
+export interface RecordedRequest {
+  id: number;
+  scenario: string;
+  turn: number;
+  stream: boolean;
+  messages: ScriptedMessage[];
+  status: number;
+  startedAt: number;
+  /** Time spent producing the reply, delay included (ms). */
+  ms: number;
+  /** The client went away before the reply was complete. */
+  aborted: boolean;
+}
+
+const requestSchema = z.object({
+  model: z.string(),
+  messages: z.array(z.looseObject({ role: z.enum(['system', 'user', 'assistant', 'tool', 'developer']) })),
+  tools: z.array(z.unknown()).optional(),
+  stream: z.boolean().optional(),
+});
+
+export interface ScriptedModelServer {
+  /** Base URL for the `openai` client, ending in `/v1`. */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startScriptedModelServer(options: { port?: number; host?: string } = {}): Promise<ScriptedModelServer> {
+  const requests: RecordedRequest[] = [];
+  const scenarios = new Map<string, Promise<Scenario>>();
+  const server: Server = createServer((req, res) => {
+    handle(req, res, requests, scenarios).catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 500, `scripted model server error: ${(error as Error).message}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[], scenarios: Map<string, Promise<Scenario>>) {
+  if (req.method === 'GET' && req.url === '/v1/_requests') return sendJson(res, 200, requests);
+  if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+    return sendError(res, 404, `No route ${req.method} ${req.url}: this server answers POST /v1/chat/completions.`);
+  }
+  const body = requestSchema.safeParse(JSON.parse(await readBody(req)));
+  if (!body.success) return sendError(res, 400, `Invalid chat completion request: ${z.prettifyError(body.error)}`);
+  const { model, tools, stream = false } = body.data;
+  const messages = body.data.messages as ScriptedMessage[];
+  if (!model.startsWith('scripted:')) return sendError(res, 404, `Model "${model}" is not scripted: use "scripted:<name|path>".`);
+  const name = model.slice('scripted:'.length);
+
+  const record: RecordedRequest = {
+    id: requests.length + 1,
+    scenario: name,
+    turn: messages.filter((m) => m.role === 'assistant').length,
+    stream,
+    messages,
+    status: 200,
+    startedAt: Date.now(),
+    ms: 0,
+    aborted: false,
+  };
+  requests.push(record);
+  const started = performance.now();
+  let finished = false;
+  res.on('close', () => {
+    record.aborted = !finished;
+    record.ms = Math.round(performance.now() - started);
+  });
+
+  let scenario: Scenario;
+  try {
+    scenario = await loadScenario(name, scenarios);
+  } catch (error) {
+    record.status = 404;
+    finished = true;
+    return sendError(res, 404, (error as Error).message);
+  }
+  const reply = await scenario(record.turn, messages);
+  if (reply?.delayMs) await sleepUnlessClosed(reply.delayMs, res);
+  if (res.destroyed) return;
+  finished = true;
+  if (!reply) {
+    record.status = 422;
+    return sendError(res, 422, `Scenario "${name}" has no reply for turn ${record.turn}: the script ran out.`);
+  }
+  if (reply.status && reply.status >= 400) {
+    record.status = reply.status;
+    return sendError(res, reply.status, `Scenario "${name}" answered HTTP ${reply.status} on turn ${record.turn}.`);
+  }
+  const message = toAssistantMessage(reply);
+  const usage = {
+    prompt_tokens: Math.ceil((JSON.stringify(messages).length + JSON.stringify(tools ?? []).length) / 4),
+    completion_tokens: Math.ceil(JSON.stringify(message).length / 4),
+    total_tokens: 0,
+  };
+  usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+  const finishReason = message.tool_calls ? 'tool_calls' : 'stop';
+  const id = `chatcmpl-scripted-${record.id}`;
+  const created = Math.floor(record.startedAt / 1000);
+  if (stream) writeStream(res, { id, created, model, message, finishReason, usage });
+  else sendJson(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage });
+}
+
+type AssistantMessage = {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+};
+
+function toAssistantMessage(reply: ScriptedReply): AssistantMessage {
+  const calls = reply.tool_calls?.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
+  return { role: 'assistant', content: reply.content ?? null, ...(calls?.length ? { tool_calls: calls } : {}) };
+}
+
+function writeStream(
+  res: ServerResponse,
+  r: { id: string; created: number; model: string; message: AssistantMessage; finishReason: string; usage: object },
+) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const chunk = (delta: object, finish: string | null = null, usage: object | null = null) =>
+    res.write(
+      `data: ${JSON.stringify({ id: r.id, object: 'chat.completion.chunk', created: r.created, model: r.model, choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`,
+    );
+  chunk({ role: 'assistant', content: '' });
+  // Content arrives in pieces, as from a real provider.
+  for (const piece of r.message.content?.match(/.{1,16}/gs) ?? []) chunk({ content: piece });
+  r.message.tool_calls?.forEach((c, index) => {
+    chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] });
+    chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] });
+  });
+  chunk({}, r.finishReason);
+  chunk({}, null, r.usage);
+  res.end('data: [DONE]\n\n');
+}
+
+async function loadScenario(name: string, cache: Map<string, Promise<Scenario>>): Promise<Scenario> {
+  const builtin = builtinScenarios[name];
+  if (builtin) return builtin;
+  if (!path.isAbsolute(name)) {
+    throw new Error(`Unknown scenario "${name}". Built-in: ${Object.keys(builtinScenarios).join(', ')}; or give an absolute path to a .ts/.js/.mjs module.`);
+  }
+  let loaded = cache.get(name);
+  if (!loaded) {
+    loaded = import(pathToFileURL(name).href).then((module: { default?: unknown }) => {
+      if (typeof module.default !== 'function') throw new Error(`Scenario module ${name} has no default-exported function.`);
+      return module.default as Scenario;
+    });
+    cache.set(name, loaded);
+    loaded.catch(() => cache.delete(name));
+  }
+  return loaded;
+}
+
+function sleepUnlessClosed(ms: number, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    res.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, status: number, message: string) {
+  sendJson(res, status, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null } });
+}

@@ -1,0 +1,7 @@
+/**
+ * Thrown by a tool whose failure is transient (a flaky network, a busy lock): Temporal retries the tool
+ * under its retry policy. Any other error a tool throws is final and goes back to the model as text.
+ */
+export class RetryableToolError extends Error {
+  override readonly name = 'RetryableToolError';
+}

@@ -1,0 +1,81 @@
+/**
+ * The agent worker: the workflow bundle, the model and tool activities, the trace sink, and (for
+ * `scripted:` models) the scripted model server, in one process.
+ */
+import path from 'node:path';
+import { Worker, type InjectedSinks, type NativeConnection } from '@temporalio/worker';
+import { createActivities } from '../activities/index.ts';
+import type { ModelEndpoints } from '../activities/model-endpoints.ts';
+import type { TraceSinks } from '../workflows/agent.ts';
+import { contractsByName } from './tools/contracts.ts';
+import type { Tool } from './tools/define-tool.ts';
+import { builtinTools, createToolRegistry } from './tools/registry.ts';
+import { startScriptedModelServer, type ScriptedModelServer } from './scripted-model/server.ts';
+import { TASK_QUEUE } from './paths.ts';
+import { TraceWriter } from './trace-writer.ts';
+import { workflowBundle } from './workflow-bundle.ts';
+
+export interface AgentWorkerOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  taskQueue?: string;
+  /** Traces go to `<dataDir>/traces`. */
+  dataDir: string;
+  /** Directory the file tools are confined to when a run names none. */
+  workspace: string;
+  /** Provider settings; default from OPENAI_BASE_URL / OPENAI_API_KEY. */
+  provider?: { baseUrl?: string; apiKey?: string };
+  /** Scripted model server to use; one is started in this process when absent. */
+  scriptedBaseUrl?: string;
+  tools?: readonly Tool[];
+  /** Override worker-level options, e.g. for tests. */
+  maxCachedWorkflows?: number;
+}
+
+export interface AgentWorker {
+  worker: Worker;
+  traces: TraceWriter;
+  /** The scripted model server this worker started, if any. */
+  scriptedModel: ScriptedModelServer | null;
+  /** Runs the worker until `shutdown()` (or until `until` settles) and then releases what it started. */
+  run(until?: Promise<unknown>): Promise<void>;
+  shutdown(): void;
+}
+
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
+  const tools = createToolRegistry(options.tools ?? builtinTools);
+  const scriptedModel = options.scriptedBaseUrl ? null : await startScriptedModelServer();
+  const endpoints: ModelEndpoints = {
+    scriptedBaseUrl: options.scriptedBaseUrl ?? scriptedModel?.baseUrl,
+    providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
+    providerApiKey: options.provider?.apiKey ?? process.env.OPENAI_API_KEY,
+  };
+  const traces = new TraceWriter(path.join(options.dataDir, 'traces'));
+  const sinks: InjectedSinks<TraceSinks> = {
+    trace: { emit: { fn: (_info, line) => traces.write(line), callDuringReplay: false } },
+  };
+  const worker = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: options.taskQueue ?? TASK_QUEUE,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities({ endpoints, contracts: contractsByName, tools, defaultWorkspace: options.workspace }),
+    sinks,
+    // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
+    maxHeartbeatThrottleInterval: '250 ms',
+    ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+  });
+  return {
+    worker,
+    traces,
+    scriptedModel,
+    async run(until) {
+      try {
+        await (until ? worker.runUntil(until) : worker.run());
+      } finally {
+        await scriptedModel?.close();
+      }
+    },
+    shutdown: () => worker.shutdown(),
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * A prebuilt workflow bundle, cached by the hash of the code that goes into it, so a worker does not
+ * run webpack at every start.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { CACHE_DIR, PROJECT_ROOT } from './paths.ts';
+
+export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
+/** Everything the workflow imports lives here. */
+const BUNDLED_SOURCES = [path.join(PROJECT_ROOT, 'workflows'), path.join(PROJECT_ROOT, 'src', 'tools')];
+
+export async function workflowBundle(): Promise<{ codePath: string }> {
+  const codePath = path.join(CACHE_DIR, `workflow-bundle-${sourceHash()}.js`);
+  if (!existsSync(codePath)) {
+    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+    mkdirSync(CACHE_DIR, { recursive: true });
+    writeFileSync(codePath, code);
+  }
+  return { codePath };
+}
+
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(path.join(PROJECT_ROOT, 'package-lock.json')));
+  for (const dir of BUNDLED_SOURCES) {
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+      if (!file.endsWith('.ts')) continue;
+      hash.update(file);
+      hash.update(readFileSync(path.join(dir, file)));
+    }
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+const quietLogger = {
+  log: () => {},
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};

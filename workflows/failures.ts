@@ -1,0 +1,11 @@
+/** `ApplicationFailure` types raised by activities and understood by the workflow. */
+export const FailureType = {
+  /** The provider refused the request (4xx other than 408/409/429): retrying will not help. */
+  modelRequestRejected: 'ModelRequestRejected',
+  /** The provider could not be reached or answered 408/409/429/5xx: retried by Temporal. */
+  modelUnavailable: 'ModelUnavailable',
+  /** The worker has no implementation for a tool the workflow knows. */
+  toolNotImplemented: 'ToolNotImplemented',
+  /** A tool asked to be retried (transient failure). */
+  toolRetryable: 'ToolRetryable',
+} as const;

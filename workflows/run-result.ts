@@ -1,0 +1,12 @@
+import type { RunResult, RunState } from './types.ts';
+
+/** The outcome of a run, as returned by the workflow and by the client for closed runs. */
+export function toRunResult(state: RunState): RunResult {
+  const { runId, status, reason, interruption, output, error, turns, toolCalls, toolRuns, costUsd, totalCostUsd, startedAt } = state;
+  return {
+    runId, status, reason, interruption, output, error, turns, toolCalls, toolRuns,
+    usage: { ...state.usage },
+    costUsd, totalCostUsd, startedAt,
+    finishedAt: state.updatedAt,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * JSON-safe types shared by the workflow, the activities and the client.
+ * Everything here crosses a Temporal payload boundary, so: plain data only.
+ */
+
+export const RUN_STATUSES = [
+  'running',
+  'waiting_approval',
+  'waiting_input',
+  'completed',
+  'failed',
+  'max_turns_exceeded',
+  'budget_exceeded',
+  'interrupted',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
+  'completed',
+  'failed',
+  'max_turns_exceeded',
+  'budget_exceeded',
+  'interrupted',
+]);
+
+/** Why a run stopped before a final answer (or what it waits for). */
+export type Interruption =
+  | { type: 'cancelled'; reason: string }
+  | { type: 'max_turns' }
+  | { type: 'max_budget' }
+  | { type: 'max_time' };
+
+/** Machine-readable reason recorded with every stop. */
+export type StopReason =
+  | 'final_answer'
+  | 'cancelled'
+  | 'max_turns'
+  | 'max_budget'
+  | 'max_time'
+  | 'model_error'
+  | 'tool_error'
+  | 'workflow_error';
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The raw JSON text the model sent; validated before any tool runs. */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; tool_call_id: string; name: string; content: string };
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface RunLimits {
+  /** Model calls allowed before the run stops with `max_turns_exceeded`. */
+  maxTurns: number;
+  /** Spend allowed (USD) before the run stops with `budget_exceeded`. */
+  maxBudgetUsd: number;
+  /** Wall time allowed (ms of workflow time) before the run stops with `budget_exceeded`. */
+  maxWallMs?: number;
+}
+
+export interface RunInput {
+  goal: string;
+  /** `scripted:<name|path>` for the scripted model server, otherwise a provider model name. */
+  model: string;
+  system?: string;
+  /** Tool names the model may use; defaults to every registered tool. */
+  tools?: string[];
+  limits?: Partial<RunLimits>;
+  /** End the run `failed` on the first tool error instead of telling the model. */
+  toolErrorsAreFatal?: boolean;
+  /** Absolute directory the file tools are confined to; defaults to the worker's workspace. */
+  workspace?: string;
+  /** Stream the model's reply (heartbeats while it arrives). Default true. */
+  stream?: boolean;
+}
+
+export interface RunState {
+  runId: string;
+  goal: string;
+  model: string;
+  status: RunStatus;
+  reason: StopReason | null;
+  interruption: Interruption | null;
+  turns: number;
+  toolCalls: number;
+  toolRuns: number;
+  usage: Usage;
+  perTurnPromptTokens: number[];
+  /** Spend of this run alone. */
+  costUsd: number;
+  /** Spend of this run and all its child runs. */
+  totalCostUsd: number;
+  pending: null;
+  progress: string | null;
+  output: string | null;
+  error: string | null;
+  /** ISO timestamps, from workflow time. */
+  startedAt: string;
+  updatedAt: string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  reason: StopReason | null;
+  interruption: Interruption | null;
+  output: string | null;
+  error: string | null;
+  turns: number;
+  toolCalls: number;
+  toolRuns: number;
+  usage: Usage;
+  costUsd: number;
+  totalCostUsd: number;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** What `callModel` returns: the assistant message plus bookkeeping. */
+export interface ModelReply {
+  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] };
+  usage: Usage;
+  finishReason: string;
+  /** Time spent waiting on the provider (for overhead accounting). */
+  modelMs: number;
+}
+
+export interface ToolOutcome {
+  ok: boolean;
+  /** Text handed to the model as the tool message. */
+  content: string;
+  ms: number;
+}
