@@ -1,0 +1,160 @@
+/** The durable agent loop end to end: real Temporal server, real HTTP model server, real worker. */
+import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { costOf, DEFAULT_PRICE } from '../workflows/pricing.ts';
+import { eventually } from './helpers/eventually.ts';
+import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness('loop');
+});
+after(async () => {
+  await h.replayAll();
+  await h.close();
+});
+
+const GOAL = 'Which log file mentions a timeout?';
+
+describe('plan', () => {
+  test('completes in 3 turns with 2 tool runs, rising prompt tokens and exact cost', async () => {
+    const result = await h.run({ goal: GOAL, model: 'scripted:plan', limits: { maxTurns: 20 } });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.reason, 'final_answer');
+    assert.equal(result.turns, 3);
+    assert.equal(result.toolRuns, 2);
+    assert.equal(result.output, 'errors.log mentions a timeout: worker 7 timed out after 30000 ms.');
+
+    const state = await h.agents.getState(result.runId);
+    assert.equal(state.perTurnPromptTokens.length, 3);
+    for (let i = 1; i < 3; i++) assert.ok(state.perTurnPromptTokens[i]! > state.perTurnPromptTokens[i - 1]!, `turn ${i + 1} prompt grows`);
+
+    // The usage the model server reported, request by request, priced with the seed's table.
+    const requests = h.scripted.requests.filter((r) => r.scenario === 'plan' && r.messages[1]?.content === GOAL);
+    assert.equal(requests.length, 3);
+    assert.deepEqual(state.perTurnPromptTokens.reduce((a, b) => a + b, 0), result.usage.promptTokens);
+    assert.equal(result.costUsd, costOf(result.usage, DEFAULT_PRICE));
+    assert.equal(result.costUsd, (result.usage.promptTokens * 2 + result.usage.completionTokens * 12) / 1e6);
+  });
+
+  test('its trace has the seed event sequence, each line once', async () => {
+    const result = await h.run({ goal: GOAL, model: 'scripted:plan' });
+    const lines = h.trace(result.runId);
+    assert.deepEqual(
+      lines.map((l) => l.type),
+      ['turn', 'tool_start', 'tool_result', 'turn', 'tool_start', 'tool_result', 'turn', 'run_stopped'],
+    );
+    assert.deepEqual(lines.map((l) => l.seq), [1, 2, 3, 4, 5, 6, 7, 8]);
+    const stopped = lines.at(-1)!;
+    assert.ok(stopped.type === 'run_stopped');
+    assert.equal(stopped.status, 'completed');
+    assert.equal(stopped.turns, 3);
+    assert.equal(stopped.costUsd, result.costUsd);
+    const turns = lines.filter((l) => l.type === 'turn');
+    assert.deepEqual(turns.map((t) => t.turn), [1, 2, 3]);
+  });
+});
+
+test('runaway with maxTurns 20 stops after exactly 20 turns with an empty answer', async () => {
+  const result = await h.run({ goal: GOAL, model: 'scripted:runaway', limits: { maxTurns: 20 } });
+  assert.equal(result.status, 'max_turns_exceeded');
+  assert.deepEqual(result.interruption, { type: 'max_turns' });
+  assert.equal(result.turns, 20);
+  assert.equal(result.toolRuns, 20);
+  assert.equal(result.output, null);
+});
+
+describe('recover', () => {
+  test('completes after reading the error text that says to list files', async () => {
+    const result = await h.run({ goal: GOAL, model: 'scripted:recover' });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.output, 'errors.log mentions a timeout.');
+    assert.equal(result.turns, 4);
+    const transcript = await h.agents.transcript(result.runId);
+    const firstTool = transcript.find((m) => m.role === 'tool');
+    assert.match(firstTool!.content, /^Error: timeout\.log does not exist\. Call list_files/);
+  });
+
+  test('with toolErrorsAreFatal the run fails on the first tool error', async () => {
+    const result = await h.run({ goal: GOAL, model: 'scripted:recover', toolErrorsAreFatal: true });
+    assert.equal(result.status, 'failed');
+    assert.equal(result.reason, 'tool_error');
+    assert.match(result.error!, /timeout\.log does not exist/);
+    assert.equal(result.turns, 1);
+  });
+});
+
+test('a budget cap stops the run with the cost at or below the cap plus one reply', async () => {
+  const cap = 0.004;
+  const result = await h.run({ goal: GOAL, model: 'scripted:runaway', limits: { maxBudgetUsd: cap, maxTurns: 100 } });
+  assert.equal(result.status, 'budget_exceeded');
+  assert.deepEqual(result.interruption, { type: 'max_budget' });
+  const turns = h.trace(result.runId).filter((l) => l.type === 'turn');
+  const last = turns.at(-1)!;
+  assert.ok(last.type === 'turn');
+  const lastReplyCost = costOf({ promptTokens: last.prompt_tokens, completionTokens: last.completion_tokens }, DEFAULT_PRICE);
+  assert.ok(result.costUsd >= cap, `stopped only once the cap was reached (${result.costUsd})`);
+  assert.ok(result.costUsd <= cap + lastReplyCost, `cost ${result.costUsd} within the cap plus one reply`);
+  assert.ok(result.turns > 1 && result.turns < 100);
+});
+
+test('cancel while the model is slow: interrupted with the reason, and the HTTP request was aborted', async () => {
+  const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('slow.ts'), workspace: h.workspace });
+  const request = await eventually(() => h.scripted.requests.find((r) => r.messages[1]?.content === GOAL && r.scenario.endsWith('slow.ts')), 'the model request');
+  await h.agents.cancelRun(runId, 'user pressed Stop');
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'interrupted');
+  assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'user pressed Stop' });
+  assert.equal(result.turns, 0);
+  await eventually(() => request.aborted, 'the model server to see the request aborted', 5000);
+  const description = await h.temporal.workflow.getHandle(runId).describe();
+  assert.equal(description.status.name, 'CANCELLED');
+  assert.equal(h.trace(runId).at(-1)?.type, 'run_stopped');
+});
+
+test('a model answering 400 ends the run failed with the provider message', async () => {
+  const result = await h.run({ goal: GOAL, model: scenario('http-400.ts') });
+  assert.equal(result.status, 'failed');
+  assert.equal(result.reason, 'model_error');
+  assert.match(result.error!, /400 .*answered HTTP 400 on turn 0/);
+  assert.equal(h.scripted.requests.filter((r) => r.scenario.endsWith('http-400.ts')).length, 1, 'not retried');
+});
+
+test('a model answering 500 twice then 200 completes', async () => {
+  const result = await h.run({ goal: GOAL, model: scenario('flaky-500.ts') });
+  assert.equal(result.status, 'completed');
+  assert.equal(result.output, 'answered on attempt 3');
+  assert.deepEqual(
+    h.scripted.requests.filter((r) => r.scenario.endsWith('flaky-500.ts')).map((r) => r.status),
+    [500, 500, 200],
+  );
+});
+
+test('malformed arguments and an unknown tool go back to the model as errors and the run goes on', async () => {
+  const result = await h.run({ goal: GOAL, model: scenario('bad-calls.ts') });
+  assert.equal(result.status, 'completed');
+  assert.equal(result.output, 'I was told about 3 errors.');
+  assert.equal(result.toolCalls, 3);
+  assert.equal(result.toolRuns, 0, 'nothing ran with bad arguments');
+  const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool').map((m) => m.content);
+  assert.match(tools[0]!, /^Error: the arguments for read_file are not valid JSON/);
+  assert.match(tools[1]!, /^Error: unknown tool "delete_everything"\. The tools that exist are: list_files, read_file\./);
+  assert.match(tools[2]!, /^Error: invalid arguments for read_file: .*path/);
+});
+
+test('paths escaping the workspace are refused', async () => {
+  const outside = path.join(h.dataDir, 'outside');
+  mkdirSync(outside, { recursive: true });
+  writeFileSync(path.join(outside, 'secret.txt'), 'TOP-SECRET');
+  symlinkSync(outside, path.join(h.workspace, 'link'));
+  const result = await h.run({ goal: GOAL, model: scenario('escape.ts') });
+  assert.equal(result.status, 'completed');
+  const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool').map((m) => m.content);
+  assert.equal(tools.length, 3);
+  assert.match(tools[0]!, /^Error: .*contains "\.\."/);
+  assert.match(tools[1]!, /^Error: .*absolute path/);
+  assert.match(tools[2]!, /^Error: .*outside the workspace/);
+  for (const text of tools) assert.doesNotMatch(text, /TOP-SECRET/);
+});

@@ -1,0 +1,96 @@
+/**
+ * One real Temporal server for the test run (TEMPORAL_ADDRESS, set by test/run.ts, or one started
+ * here when a file runs alone), one scripted model server and one in-process worker per test file,
+ * on a task queue of its own.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { AgentClient } from '../../src/client.ts';
+import { PROJECT_ROOT } from '../../src/paths.ts';
+import { quietTemporalLogs } from '../../src/runtime.ts';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../src/scripted-model/server.ts';
+import { startDevServer, type TemporalEndpoint } from '../../src/temporal-server.ts';
+import { readTrace } from '../../src/trace-writer.ts';
+import { createAgentWorker, type AgentWorker } from '../../src/worker.ts';
+import { workflowBundle } from '../../src/workflow-bundle.ts';
+import type { RunInput, RunResult } from '../../workflows/types.ts';
+import type { TraceLine } from '../../workflows/trace-events.ts';
+
+export interface Harness {
+  agents: AgentClient;
+  temporal: Client;
+  connection: NativeConnection;
+  scripted: ScriptedModelServer;
+  worker: AgentWorker;
+  taskQueue: string;
+  dataDir: string;
+  /** A fresh copy of examples/workspace. */
+  workspace: string;
+  /** Starts a run in this harness's workspace and waits for its result. */
+  run(input: Omit<RunInput, 'workspace'> & { workspace?: string }): Promise<RunResult>;
+  trace(runId: string): TraceLine[];
+  /** Replays every history this harness's runs produced against the current workflow code. */
+  replayAll(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const scenario = (file: string) => `scripted:${path.join(PROJECT_ROOT, 'test', 'scenarios', file)}`;
+
+export async function startHarness(name: string): Promise<Harness> {
+  quietTemporalLogs();
+  let ownServer: TemporalEndpoint | null = null;
+  const dataDir = mkdtempSync(path.join(tmpdir(), `agent-test-${name}-`));
+  let address = process.env.TEMPORAL_ADDRESS;
+  if (!address) {
+    ownServer = await startDevServer({ dataDir, port: 17233 + Math.floor(Math.random() * 1000) });
+    address = ownServer.address;
+  }
+  const connection = await NativeConnection.connect({ address });
+  const temporal = new Client({ connection });
+  const taskQueue = `test-${name}-${Date.now().toString(36)}`;
+  const scripted = await startScriptedModelServer();
+  const workspace = path.join(dataDir, 'workspace');
+  cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
+  const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedBaseUrl: scripted.baseUrl });
+  const running = worker.run();
+  const agents = new AgentClient(temporal, taskQueue);
+  const runIds: string[] = [];
+
+  return {
+    agents,
+    temporal,
+    connection,
+    scripted,
+    worker,
+    taskQueue,
+    dataDir,
+    workspace,
+    async run(input) {
+      const { runId } = await agents.startRun({ workspace, ...input });
+      runIds.push(runId);
+      return agents.result(runId);
+    },
+    trace: (runId) => readTrace(path.join(dataDir, 'traces'), runId),
+    async replayAll() {
+      const histories = runIds.map((runId) => temporal.workflow.getHandle(runId).fetchHistory().then((history) => ({ workflowId: runId, history })));
+      const results = Worker.runReplayHistories(
+        { workflowBundle: await workflowBundle(), sinks: { trace: { emit: { fn: () => {}, callDuringReplay: false } } } },
+        await Promise.all(histories),
+      );
+      for await (const result of results) {
+        if (result.error) throw new Error(`Replay of ${result.workflowId} failed: ${result.error.message}`);
+      }
+    },
+    async close() {
+      worker.shutdown();
+      await running;
+      await scripted.close();
+      await connection.close();
+      await ownServer?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/** The workflow's pure helpers: limit checks and tool-call parsing. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { contractsByName } from '../src/tools/contracts.ts';
+import { checkLimits } from '../workflows/limits.ts';
+import { parseToolCall } from '../workflows/tool-calls.ts';
+
+test('limits are checked in the order wall time, turns, cost', () => {
+  const limits = { maxTurns: 3, maxBudgetUsd: 0.01, maxWallMs: 1000 };
+  assert.equal(checkLimits({ turns: 0, costUsd: 0, elapsedMs: 0 }, limits), null);
+  assert.equal(checkLimits({ turns: 3, costUsd: 1, elapsedMs: 1000 }, limits)?.reason, 'max_time');
+  assert.equal(checkLimits({ turns: 3, costUsd: 1, elapsedMs: 0 }, limits)?.reason, 'max_turns');
+  assert.equal(checkLimits({ turns: 3, costUsd: 1, elapsedMs: 0 }, limits)?.status, 'max_turns_exceeded');
+  assert.equal(checkLimits({ turns: 2, costUsd: 0.01, elapsedMs: 0 }, limits)?.status, 'budget_exceeded');
+  assert.equal(checkLimits({ turns: 2, costUsd: 0.0099, elapsedMs: 999 }, limits), null);
+});
+
+test('a valid tool call parses to its contract and arguments', () => {
+  const parsed = parseToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }, contractsByName);
+  assert.ok(parsed.ok);
+  assert.equal(parsed.contract.name, 'read_file');
+  assert.deepEqual(parsed.args, { path: 'a.txt' });
+});
+
+test('empty arguments mean an empty object', () => {
+  const parsed = parseToolCall({ id: 'c1', name: 'list_files', arguments: '' }, contractsByName);
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.args, {});
+});
+
+test('bad tool calls explain what to do', () => {
+  const unknown = parseToolCall({ id: 'c1', name: 'rm', arguments: '{}' }, contractsByName);
+  assert.ok(!unknown.ok);
+  assert.equal(unknown.error, 'unknown tool "rm". The tools that exist are: list_files, read_file.');
+  const badJson = parseToolCall({ id: 'c1', name: 'read_file', arguments: '{path:' }, contractsByName);
+  assert.ok(!badJson.ok);
+  assert.match(badJson.error, /not valid JSON .* Send a JSON object\.$/);
+  const badArgs = parseToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":""}' }, contractsByName);
+  assert.ok(!badArgs.ok);
+  assert.match(badArgs.error, /^invalid arguments for read_file: .*path/);
+});

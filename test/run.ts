@@ -1,0 +1,37 @@
+/**
+ * `npm test`: builds (once) and starts one real Temporal dev server for the whole run, prebuilds the
+ * workflow bundle, then runs every test file with node's test runner against that server.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../src/paths.ts';
+import { startDevServer } from '../src/temporal-server.ts';
+import { workflowBundle } from '../src/workflow-bundle.ts';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-tests-'));
+const port = 27233 + Math.floor(Math.random() * 1000);
+const server = await startDevServer({ dataDir, port });
+console.error(`Temporal dev server for the tests on ${server.address} (db in ${dataDir})`);
+await workflowBundle();
+
+const only = process.argv.slice(2);
+const files = only.length
+  ? only
+  : readdirSync(path.join(PROJECT_ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .sort()
+      .map((f) => path.join('test', f));
+
+const code = await new Promise<number | null>((resolve) => {
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=2', ...files], {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env: { TEMPORAL_LOG_LEVEL: 'ERROR', ...process.env, TEMPORAL_ADDRESS: server.address },
+  });
+  child.on('exit', resolve);
+});
+await server.stop();
+rmSync(dataDir, { recursive: true, force: true });
+process.exit(code ?? 1);

@@ -1,0 +1,2 @@
+/** A script with no reply at all. */
+export default () => undefined;

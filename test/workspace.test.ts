@@ -1,0 +1,28 @@
+/** Workspace confinement of the file tools. */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { resolveInWorkspace, WorkspaceEscapeError } from '../src/tools/workspace.ts';
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'ws-test-')));
+const workspace = path.join(root, 'ws');
+mkdirSync(path.join(workspace, 'sub'), { recursive: true });
+writeFileSync(path.join(workspace, 'sub', 'a.txt'), 'a');
+writeFileSync(path.join(root, 'secret.txt'), 'secret');
+symlinkSync(path.join(root, 'secret.txt'), path.join(workspace, 'leak.txt'));
+symlinkSync(path.join(workspace, 'sub'), path.join(workspace, 'inside'));
+
+test('paths inside the workspace resolve, through inside links too', async () => {
+  assert.equal(await resolveInWorkspace(workspace, 'sub/a.txt'), path.join(workspace, 'sub', 'a.txt'));
+  assert.equal(await resolveInWorkspace(workspace, 'inside/a.txt'), path.join(workspace, 'sub', 'a.txt'));
+  assert.equal(await resolveInWorkspace(workspace, 'missing.txt'), path.join(workspace, 'missing.txt'));
+});
+
+test('"..", absolute paths and outward links are refused', async () => {
+  await assert.rejects(resolveInWorkspace(workspace, '../secret.txt'), WorkspaceEscapeError);
+  await assert.rejects(resolveInWorkspace(workspace, 'sub/../../secret.txt'), WorkspaceEscapeError);
+  await assert.rejects(resolveInWorkspace(workspace, path.join(root, 'secret.txt')), WorkspaceEscapeError);
+  await assert.rejects(resolveInWorkspace(workspace, 'leak.txt'), /outside the workspace/);
+});
