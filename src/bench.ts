@@ -1,0 +1,101 @@
+/**
+ * `npm run bench`: the harness's own cost on the embedded Temporal server and the scripted model.
+ * Prints per-run wall time, harness overhead per turn (run time minus time inside the model server and
+ * the tools, over turns) and throughput under concurrency.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { AgentClient } from './client.ts';
+import { PROJECT_ROOT } from './paths.ts';
+import { quietTemporalLogs } from './runtime.ts';
+import { startScriptedModelServer } from './scripted-model/server.ts';
+import { median, p95, table } from './stats.ts';
+import { startDevServer } from './temporal-server.ts';
+import { readTrace } from './trace-writer.ts';
+import { createAgentWorker } from './worker.ts';
+import type { RunInput } from '../workflows/types.ts';
+
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
+const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 50);
+
+quietTemporalLogs();
+const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-bench-'));
+const workspace = path.join(dataDir, 'workspace');
+cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
+const log = (line: string) => console.error(line);
+
+const server = process.env.TEMPORAL_ADDRESS ? null : await startDevServer({ dataDir, port: 37233 + Math.floor(Math.random() * 1000), log });
+const address = process.env.TEMPORAL_ADDRESS ?? server!.address;
+const connection = await NativeConnection.connect({ address });
+const scripted = await startScriptedModelServer();
+const taskQueue = `bench-${Date.now().toString(36)}`;
+const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedBaseUrl: scripted.baseUrl });
+const running = worker.run();
+const agents = new AgentClient(new Client({ connection }), taskQueue);
+const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace };
+
+interface Measured {
+  wallMs: number;
+  modelMs: number;
+  toolMs: number;
+  turns: number;
+}
+
+async function measuredRun(): Promise<Measured> {
+  const started = performance.now();
+  const { runId } = await agents.startRun(plan);
+  const result = await agents.result(runId);
+  const wallMs = performance.now() - started;
+  if (result.status !== 'completed') throw new Error(`bench run ${runId} ended ${result.status}: ${result.error}`);
+  const trace = readTrace(path.join(dataDir, 'traces'), runId);
+  const toolMs = trace.reduce((sum, line) => sum + (line.type === 'tool_result' ? line.ms : 0), 0);
+  return { wallMs, modelMs: 0, toolMs, turns: result.turns };
+}
+
+try {
+  log('warming up...');
+  for (let i = 0; i < 5; i++) await measuredRun();
+
+  log(`${SEQUENTIAL} sequential runs of the plan scenario...`);
+  const sequential: Measured[] = [];
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    const before = scripted.requests.length;
+    const run = await measuredRun();
+    run.modelMs = scripted.requests.slice(before).reduce((sum, r) => sum + r.ms, 0);
+    sequential.push(run);
+    if ((i + 1) % 25 === 0) log(`  ${i + 1}/${SEQUENTIAL}`);
+  }
+
+  log(`${CONCURRENT} concurrent runs...`);
+  const startedAll = performance.now();
+  const concurrent = await Promise.all(Array.from({ length: CONCURRENT }, () => measuredRun()));
+  const concurrentMs = performance.now() - startedAll;
+
+  const wall = sequential.map((r) => r.wallMs);
+  const overheadPerTurn = sequential.map((r) => (r.wallMs - r.modelMs - r.toolMs) / r.turns);
+  const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+  console.log(`\nplan scenario, embedded Temporal dev server (${address}), scripted model over HTTP\n`);
+  console.log(
+    table(
+      ['measure', 'median', 'p95', 'runs'],
+      [
+        ['wall time per run', fmt(median(wall)), fmt(p95(wall)), sequential.length],
+        ['harness overhead per turn', fmt(median(overheadPerTurn)), fmt(p95(overheadPerTurn)), sequential.length],
+        ['model server time per run', fmt(median(sequential.map((r) => r.modelMs))), fmt(p95(sequential.map((r) => r.modelMs))), sequential.length],
+        ['tool time per run', fmt(median(sequential.map((r) => r.toolMs))), fmt(p95(sequential.map((r) => r.toolMs))), sequential.length],
+        [`wall time per run, ${CONCURRENT} at once`, fmt(median(concurrent.map((r) => r.wallMs))), fmt(p95(concurrent.map((r) => r.wallMs))), CONCURRENT],
+      ],
+    ),
+  );
+  console.log(`\nthroughput: ${CONCURRENT} concurrent runs in ${fmt(concurrentMs)} = ${(CONCURRENT / (concurrentMs / 1000)).toFixed(1)} runs/s`);
+} finally {
+  worker.shutdown();
+  await running;
+  await scripted.close();
+  await connection.close();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
