@@ -2,13 +2,14 @@
  * The command line: run a goal and wait, start one detached, look at a run, cancel it, read its trace,
  * run a worker or the embedded server. Every command talks through the same client API.
  */
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { readTrace } from './trace-writer.ts';
 import path from 'node:path';
 import { answerLines, stateTable, summaryLine } from './format.ts';
 import { dataDir } from './paths.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
-import type { RunInput } from '../workflows/types.ts';
+import type { PendingApproval, RunInput } from '../workflows/types.ts';
 
 const USAGE = `usage: agent <command> [options]
 
@@ -18,6 +19,8 @@ const USAGE = `usage: agent <command> [options]
   status <runId>             show a run's state
   result <runId>             wait for a run to end and print its summary
   cancel <runId>             cancel a run             [--reason "..."]
+  approve <runId> [callId]   show the pending call's final arguments and approve it   [--yes] [--by name]
+  reject <runId> [callId]    reject the pending call  [--reason "..."] [--by name]
   trace <runId>              print a run's trace (JSONL)
   worker                     run a worker until Ctrl-C
   server                     run the embedded Temporal dev server until Ctrl-C
@@ -48,6 +51,8 @@ async function main(argv: string[]): Promise<number> {
       'fatal-tool-errors': { type: 'boolean' },
       'no-worker': { type: 'boolean' },
       reason: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      by: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -102,6 +107,28 @@ async function main(argv: string[]): Promise<number> {
         console.log(`cancel requested for ${runId()}`);
         return 0;
       });
+    case 'approve':
+    case 'reject':
+      return withRuntime(false, async (rt) => {
+        const pending = await rt.agents.pendingApproval(runId());
+        if (!pending) throw new UsageError(`Run ${runId()} is not waiting for an approval.`);
+        if (rest[1] && rest[1] !== pending.callId) throw new UsageError(`The pending call is "${pending.callId}", not "${rest[1]}".`);
+        console.log(pendingText(pending));
+        const by = values.by ?? process.env.USER;
+        if (command === 'reject') {
+          await rt.agents.reject(runId(), { callId: pending.callId, ...(values.reason ? { reason: values.reason } : {}), ...(by ? { by } : {}) });
+          console.log(`rejected ${pending.callId}`);
+          return 0;
+        }
+        if (!values.yes && !(await confirm('Approve exactly these arguments? [y/N] '))) {
+          console.log('not approved');
+          return 1;
+        }
+        // The approval quotes the hash of the arguments shown above: if they changed, the run refuses it.
+        await rt.agents.approve(runId(), { callId: pending.callId, argsHash: pending.argsHash, ...(by ? { by } : {}) });
+        console.log(`approved ${pending.callId}`);
+        return 0;
+      });
     case 'trace': {
       const lines = readTrace(path.join(dataDir(), 'traces'), runId());
       if (!lines.length) throw new UsageError(`No trace for "${runId()}" in ${path.join(dataDir(), 'traces')}.`);
@@ -139,6 +166,24 @@ async function runAndWait(rt: Runtime, input: RunInput): Promise<number> {
     return result.status === 'completed' ? 0 : 1;
   } finally {
     process.off('SIGINT', stop);
+  }
+}
+
+function pendingText(p: PendingApproval): string {
+  return [
+    `run waits for approval of call ${p.callId}: ${p.toolName} (risk ${p.risk}; ${p.why})`,
+    `arguments: ${JSON.stringify(p.args, null, 2)}`,
+    `argsHash:  ${p.argsHash}`,
+  ].join('\n');
+}
+
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) throw new UsageError('No terminal to confirm on: pass --yes to approve without a prompt.');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
   }
 }
 

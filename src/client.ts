@@ -3,16 +3,36 @@
  * service that has a Temporal client.
  */
 import { randomUUID } from 'node:crypto';
-import { CancelledFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { CancelledFailure, WorkflowFailedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { agentWorkflow } from '../workflows/agent.ts';
-import { AGENT_WORKFLOW_TYPE, cancelReasonSignal, FINAL_STATE_MEMO, stateQuery, transcriptQuery } from '../workflows/messages.ts';
+import {
+  AGENT_WORKFLOW_TYPE,
+  approveSignal,
+  approveUpdate,
+  cancelReasonSignal,
+  FINAL_STATE_MEMO,
+  rejectSignal,
+  rejectUpdate,
+  stateQuery,
+  transcriptQuery,
+} from '../workflows/messages.ts';
 import { toRunResult } from '../workflows/run-result.ts';
-import { TERMINAL_STATUSES, type ChatMessage, type RunResult, type RunState } from '../workflows/types.ts';
+import { TERMINAL_STATUSES, type ApprovalDecision, type ChatMessage, type PendingApproval, type RunResult, type RunState } from '../workflows/types.ts';
 import { TASK_QUEUE } from './paths.ts';
 import { parseRunInput } from './run-input.ts';
 
 export class RunNotFoundError extends Error {
   override readonly name = 'RunNotFoundError';
+}
+
+/** The run refused a decision (unknown or decided call, stale argsHash); the run is untouched. */
+export class ApprovalRefusedError extends Error {
+  override readonly name = 'ApprovalRefusedError';
+}
+
+/** `wait: false` sends the decision as a signal: no answer, and an invalid one is only recorded in the trace. */
+export interface DecisionOptions {
+  wait?: boolean;
 }
 
 export class AgentClient {
@@ -61,6 +81,52 @@ export class AgentClient {
     await handle.cancel();
   }
 
+  /** The approval the run waits for, or null. */
+  async pendingApproval(runId: string): Promise<PendingApproval | null> {
+    const { pending } = await this.getState(runId);
+    return pending?.kind === 'approval' ? pending : null;
+  }
+
+  /**
+   * Approves a pending tool call. Quote the `argsHash` you were shown: the approval binds to exactly those
+   * arguments. Without callId/argsHash, the currently pending call is approved as it stands.
+   */
+  async approve(runId: string, request: { callId?: string; argsHash?: string; by?: string } = {}, options: DecisionOptions = {}): Promise<ApprovalDecision | null> {
+    const pending = request.callId && request.argsHash ? null : await this.requirePending(runId);
+    const payload = {
+      callId: request.callId ?? pending!.callId,
+      argsHash: request.argsHash ?? pending!.argsHash,
+      ...(request.by ? { by: request.by } : {}),
+    };
+    const handle = this.handle(runId);
+    if (options.wait === false) return handle.signal(approveSignal, payload).then(() => null);
+    return this.decide(() => handle.executeUpdate(approveUpdate, { args: [payload] }));
+  }
+
+  /** Rejects a pending tool call; the model is told it was not done, with the reason when given. */
+  async reject(runId: string, request: { callId?: string; reason?: string; by?: string } = {}, options: DecisionOptions = {}): Promise<ApprovalDecision | null> {
+    const callId = request.callId ?? (await this.requirePending(runId)).callId;
+    const payload = { callId, ...(request.reason ? { reason: request.reason } : {}), ...(request.by ? { by: request.by } : {}) };
+    const handle = this.handle(runId);
+    if (options.wait === false) return handle.signal(rejectSignal, payload).then(() => null);
+    return this.decide(() => handle.executeUpdate(rejectUpdate, { args: [payload] }));
+  }
+
+  private async requirePending(runId: string): Promise<PendingApproval> {
+    const pending = await this.pendingApproval(runId);
+    if (!pending) throw new ApprovalRefusedError(`Run ${runId} is not waiting for an approval.`);
+    return pending;
+  }
+
+  private async decide(send: () => Promise<ApprovalDecision>): Promise<ApprovalDecision> {
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new ApprovalRefusedError(failureText(error));
+      throw error;
+    }
+  }
+
   /** Waits for the run to end and returns its outcome (an interrupted run included). */
   async result(runId: string): Promise<RunResult> {
     const handle = this.handle(runId);
@@ -90,4 +156,8 @@ export class AgentClient {
 
 export function isTerminal(state: Pick<RunState, 'status'>): boolean {
   return TERMINAL_STATUSES.has(state.status);
+}
+
+function failureText(error: WorkflowUpdateFailedError): string {
+  return error.cause instanceof Error ? error.cause.message : error.message;
 }

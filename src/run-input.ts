@@ -23,7 +23,17 @@ export const runInputSchema = z.object({
   toolErrorsAreFatal: z.boolean().optional(),
   workspace: z.string().refine((p) => p.startsWith('/'), 'workspace must be an absolute path').optional(),
   stream: z.boolean().optional(),
-}) satisfies z.ZodType<RunInput>;
+  policy: z
+    .object({
+      mediumQuota: z.number().int().nonnegative().optional(),
+      allowExtreme: z.array(z.string()).optional(),
+      requireApproval: z.array(z.string()).optional(),
+      approvalTimeoutMs: z.number().int().positive().optional(),
+    })
+    .strict()
+    .optional(),
+})
+  .strict() satisfies z.ZodType<RunInput>;
 
 export class InvalidRunInputError extends Error {
   override readonly name = 'InvalidRunInputError';

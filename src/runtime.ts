@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime } from '@temporalio/worker';
 import { AgentClient } from './client.ts';
+import { agentDataConverter } from './payload-codec.ts';
 import { dataDir, PROJECT_ROOT, TASK_QUEUE } from './paths.ts';
 import { ensureTemporal, type TemporalEndpoint } from './temporal-server.ts';
 import { createAgentWorker, type AgentWorker } from './worker.ts';
@@ -36,7 +37,7 @@ export async function openRuntime(options: { worker: boolean; log?: (line: strin
   const endpoint = await ensureTemporal({ dataDir: dir, log: options.log });
   if (endpoint.owned && endpoint.uiUrl) options.log?.(`Temporal dev server started on ${endpoint.address} (Web UI ${endpoint.uiUrl}).`);
   const connection = await NativeConnection.connect({ address: endpoint.address, ...tlsOptions() });
-  const temporal = new Client({ connection, namespace: endpoint.namespace });
+  const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter() });
   const agents = new AgentClient(temporal, TASK_QUEUE);
   let worker: AgentWorker | null = null;
   let running: Promise<void> | null = null;

@@ -14,6 +14,8 @@ import { startScriptedModelServer, type ScriptedModelServer } from './scripted-m
 import { TASK_QUEUE } from './paths.ts';
 import { TraceWriter } from './trace-writer.ts';
 import { workflowBundle } from './workflow-bundle.ts';
+import { agentDataConverter } from './payload-codec.ts';
+import type { DataConverter } from '@temporalio/common';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -28,8 +30,8 @@ export interface AgentWorkerOptions {
   /** Scripted model server to use; one is started in this process when absent. */
   scriptedBaseUrl?: string;
   tools?: readonly Tool[];
-  /** Override worker-level options, e.g. for tests. */
-  maxCachedWorkflows?: number;
+  /** Payload encryption; defaults to AGENT_PAYLOAD_KEY's. */
+  dataConverter?: DataConverter;
 }
 
 export interface AgentWorker {
@@ -43,13 +45,15 @@ export interface AgentWorker {
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
-  const tools = createToolRegistry(options.tools ?? builtinTools);
+  const tools = createToolRegistry(options.tools ?? builtinTools(options.dataDir));
   const scriptedModel = options.scriptedBaseUrl ? null : await startScriptedModelServer();
   const endpoints: ModelEndpoints = {
     scriptedBaseUrl: options.scriptedBaseUrl ?? scriptedModel?.baseUrl,
     providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
     providerApiKey: options.provider?.apiKey ?? process.env.OPENAI_API_KEY,
   };
+  const missing = [...contractsByName.keys()].filter((name) => !tools.has(name));
+  if (missing.length) console.warn(`This worker has no implementation of: ${missing.join(', ')}. Runs that call them get an error.`);
   const traces = new TraceWriter(path.join(options.dataDir, 'traces'));
   const sinks: InjectedSinks<TraceSinks> = {
     trace: { emit: { fn: (_info, line) => traces.write(line), callDuringReplay: false } },
@@ -63,7 +67,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     sinks,
     // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
     maxHeartbeatThrottleInterval: '250 ms',
-    ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+    dataConverter: options.dataConverter ?? agentDataConverter(),
   });
   return {
     worker,

@@ -25,7 +25,7 @@ const files = only.length
       .map((f) => path.join('test', f));
 
 const code = await new Promise<number | null>((resolve) => {
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=2', ...files], {
+  const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=180000', ...files], {
     cwd: PROJECT_ROOT,
     stdio: 'inherit',
     env: { TEMPORAL_LOG_LEVEL: 'ERROR', ...process.env, TEMPORAL_ADDRESS: server.address },

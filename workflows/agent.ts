@@ -3,23 +3,40 @@
  * time is workflow time; nothing here does I/O.
  *
  * Per iteration: cancelled? → wall time? → turns? → cost? → call the model → add its cost → final answer
- * or run the tool calls in the model's order → repeat.
+ * or the tool calls, in the model's order: validate → deduplicate read-only → policy → approval → run.
  */
 import * as wf from '@temporalio/workflow';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
+import { denialText, formatDuration, rejectionText } from './approval-text.ts';
+import { canonicalJson } from './canonical-json.ts';
 import { FailureType } from './failures.ts';
 import { checkLimits, DEFAULT_LIMITS } from './limits.ts';
-import { cancelReasonSignal, FINAL_STATE_MEMO, stateQuery, transcriptQuery } from './messages.ts';
+import {
+  approveSignal,
+  approveUpdate,
+  cancelReasonSignal,
+  FINAL_STATE_MEMO,
+  rejectSignal,
+  rejectUpdate,
+  stateQuery,
+  transcriptQuery,
+} from './messages.ts';
+import { decide } from './policy.ts';
 import { costOf, priceOf } from './pricing.ts';
+import { redactFields, redactJsonText } from './redact.ts';
 import { toRunResult } from './run-result.ts';
+import { sha256Hex } from './sha256.ts';
 import { parseToolCall, toolErrorText } from './tool-calls.ts';
 import type { TraceEvent, TraceLine } from './trace-events.ts';
 import type {
+  ApprovalDecision,
+  ApproveRequest,
   ChatMessage,
   Interruption,
+  RejectRequest,
   RunInput,
   RunLimits,
   RunResult,
@@ -27,7 +44,6 @@ import type {
   RunStatus,
   StopReason,
   ToolCall,
-  ToolOutcome,
 } from './types.ts';
 
 export interface TraceSinks extends wf.Sinks {
@@ -53,7 +69,14 @@ const { callModel } = wf.proxyActivities<AgentActivities>({
 
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a careful assistant working in a file workspace. Use the tools to find facts before answering. ' +
-  'When a tool returns an error, read it and correct course. Answer briefly once you know.';
+  'When a tool returns an error, read it and correct course. Never claim an action a tool message says was not done. ' +
+  'Answer briefly once you know.';
+
+/** What goes back to the model for one tool call. `failed` marks a tool error (fatal with toolErrorsAreFatal). */
+interface ToolMessage {
+  content: string;
+  failed: boolean;
+}
 
 export async function agentWorkflow(input: RunInput): Promise<RunResult> {
   const runId = wf.workflowInfo().workflowId;
@@ -86,50 +109,27 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
     { role: 'system', content: input.system ?? DEFAULT_SYSTEM_PROMPT },
     { role: 'user', content: input.goal },
   ];
+  /** Successful read-only results by `tool:canonical-args`, with the call that produced them. */
+  const readOnlyResults = new Map<string, { content: string; callId: string }>();
+  const decisions = new Map<string, ApprovalDecision>();
+  const usedCallIds = new Set<string>();
+  let mediumRuns = 0;
   let cancelReason: string | null = null;
   let seq = 0;
 
   wf.setHandler(stateQuery, () => state);
-  wf.setHandler(transcriptQuery, () => transcript);
+  wf.setHandler(transcriptQuery, () => transcript.map(redactMessage));
   wf.setHandler(cancelReasonSignal, ({ reason }) => {
     cancelReason ??= reason;
   });
-
-  function emit(event: TraceEvent): void {
-    trace.emit({ runId, seq: ++seq, at: new Date().toISOString(), ...event });
-  }
-
-  function finish(status: RunStatus, reason: StopReason, extra: { interruption?: Interruption; output?: string; error?: string } = {}): RunResult {
-    state.status = status;
-    state.reason = reason;
-    state.interruption = extra.interruption ?? null;
-    state.output = extra.output ?? null;
-    state.error = extra.error ?? null;
-    state.updatedAt = new Date().toISOString();
-    emit({ type: 'run_stopped', status, reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd });
-    // Lets clients read the outcome of a closed run without a worker (queries need one).
-    wf.upsertMemo({ [FINAL_STATE_MEMO]: state });
-    return toRunResult(state);
-  }
-
-  async function runToolCall(call: ToolCall): Promise<ToolOutcome> {
-    state.toolCalls++;
-    const parsed = parseToolCall(call, offered);
-    if (!parsed.ok) return { ok: false, content: toolErrorText(parsed.error), ms: 0 };
-    const { contract, args } = parsed;
-    emit({ type: 'tool_start', toolName: contract.name, callId: call.id, args: JSON.stringify(args) });
-    state.toolRuns++;
-    const startedMs = Date.now();
-    let outcome: ToolOutcome;
-    try {
-      outcome = await toolActivity(contract).runTool({ runId, callId: call.id, toolName: contract.name, args, workspace: input.workspace });
-    } catch (error) {
-      if (wf.isCancellation(error)) throw error;
-      outcome = { ok: false, content: toolErrorText(failureMessage(error)), ms: Date.now() - startedMs };
-    }
-    emit({ type: 'tool_result', toolName: contract.name, callId: call.id, ms: outcome.ms, ok: outcome.ok });
-    return outcome;
-  }
+  wf.setHandler(approveUpdate, (request) => recordDecision({ decision: 'approved', callId: request.callId, by: request.by }), {
+    validator: (request: ApproveRequest) => checkDecision(request.callId, request.argsHash),
+  });
+  wf.setHandler(rejectUpdate, (request) => recordDecision(rejection(request)), {
+    validator: (request: RejectRequest) => checkDecision(request.callId),
+  });
+  wf.setHandler(approveSignal, (request) => decideBySignal(request.callId, () => ({ decision: 'approved', callId: request.callId, by: request.by }), request.argsHash));
+  wf.setHandler(rejectSignal, (request) => decideBySignal(request.callId, () => rejection(request)));
 
   try {
     for (;;) {
@@ -146,7 +146,7 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
       // From the running totals, so the figure is exactly Σ usage × price with no accumulated rounding.
       state.costUsd = costOf(state.usage, price);
       state.totalCostUsd = state.costUsd;
-      state.updatedAt = new Date().toISOString();
+      touch();
       emit({
         type: 'turn',
         turn: state.turns,
@@ -162,9 +162,9 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
       if (calls.length === 0) return finish('completed', 'final_answer', { output: reply.message.content ?? '' });
 
       for (const call of calls) {
-        const outcome = await runToolCall(call);
-        if (!outcome.ok && input.toolErrorsAreFatal) return finish('failed', 'tool_error', { error: outcome.content });
-        transcript.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content });
+        const message = await handleToolCall(call);
+        if (message.failed && input.toolErrorsAreFatal) return finish('failed', 'tool_error', { error: message.content });
+        transcript.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: message.content });
       }
     }
   } catch (error) {
@@ -180,6 +180,149 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
     }
     return finish('failed', 'workflow_error', { error: error instanceof Error ? error.message : String(error) });
   }
+
+  // ---- one tool call: validate → deduplicate → policy → approval → run ----
+
+  async function handleToolCall(call: ToolCall): Promise<ToolMessage> {
+    state.toolCalls++;
+    const parsed = parseToolCall(call, offered);
+    if (!parsed.ok) return { content: toolErrorText(parsed.error), failed: true };
+    const { contract, args } = parsed;
+    const shownArgs = JSON.stringify(redactFields(args, contract.redact));
+
+    const signature = contract.readOnly ? `${contract.name}:${canonicalJson(args)}` : null;
+    const earlier = signature ? readOnlyResults.get(signature) : undefined;
+    if (earlier) {
+      emit({ type: 'tool_deduplicated', toolName: contract.name, callId: call.id, sameAs: earlier.callId });
+      return { content: earlier.content, failed: false };
+    }
+
+    const verdict = decide(contract, mediumRuns, input.policy);
+    if (verdict.action === 'deny') {
+      emit({ type: 'tool_denied', toolName: contract.name, callId: call.id, why: verdict.why });
+      return { content: denialText(contract.name, verdict.why), failed: false };
+    }
+    if (verdict.action === 'ask') {
+      const decision = await askApproval(call.id, contract, args, verdict.why);
+      if (decision.decision === 'rejected') return { content: rejectionText(contract.name, shownArgs, decision), failed: false };
+    }
+
+    // A model that reuses a call id within a run must not share an idempotency key with the earlier call.
+    let callKey = call.id;
+    for (let n = 2; usedCallIds.has(callKey); n++) callKey = `${call.id}~${n}`;
+    usedCallIds.add(callKey);
+
+    emit({ type: 'tool_start', toolName: contract.name, callId: call.id, args: shownArgs });
+    state.toolRuns++;
+    if (contract.risk === 'medium') mediumRuns++;
+    const startedMs = Date.now();
+    let ok: boolean;
+    let content: string;
+    let ms: number;
+    try {
+      ({ ok, content, ms } = await toolActivity(contract).runTool({ runId, callId: callKey, toolName: contract.name, args, workspace: input.workspace }));
+    } catch (error) {
+      if (wf.isCancellation(error)) throw error;
+      ok = false;
+      content = toolErrorText(failureMessage(error));
+      ms = Date.now() - startedMs;
+    }
+    emit({ type: 'tool_result', toolName: contract.name, callId: call.id, ms, ok, ...(ok ? {} : { error: content }) });
+    if (ok && signature) readOnlyResults.set(signature, { content, callId: call.id });
+    return { content, failed: !ok };
+  }
+
+  async function askApproval(callId: string, contract: ToolContract, args: Record<string, unknown>, why: string): Promise<ApprovalDecision> {
+    const argsHash = sha256Hex(canonicalJson(args));
+    const shown = redactFields(args, contract.redact);
+    state.pending = { kind: 'approval', callId, toolName: contract.name, args: shown, argsHash, risk: contract.risk, why, requestedAt: new Date().toISOString() };
+    state.status = 'waiting_approval';
+    touch();
+    emit({ type: 'approval_required', toolName: contract.name, callId, args: JSON.stringify(shown), argsHash, risk: contract.risk, why });
+    // Durable: no worker needs to be alive while this waits.
+    const timeoutMs = input.policy?.approvalTimeoutMs;
+    const isDecided = () => decisions.has(callId);
+    const decided = timeoutMs ? await wf.condition(isDecided, timeoutMs) : (await wf.condition(isDecided), true);
+    if (!decided) decisions.set(callId, { decision: 'rejected', callId, reason: `no decision in ${formatDuration(timeoutMs!)}` });
+    const decision = decisions.get(callId)!;
+    state.pending = null;
+    state.status = 'running';
+    touch();
+    emit({
+      type: 'approval_decided',
+      toolName: contract.name,
+      callId,
+      decision: decision.decision,
+      ...(decision.decision === 'rejected' && decision.reason ? { reason: decision.reason } : {}),
+      ...(decision.by ? { by: decision.by } : {}),
+    });
+    return decision;
+  }
+
+  // ---- approval messages ----
+
+  /** Throws (refusing the update, leaving the run untouched) unless `callId` is the pending call and the hash matches. */
+  function checkDecision(callId: string, argsHash?: string): void {
+    const earlier = decisions.get(callId);
+    if (earlier) throw new Error(`Call "${callId}" was already ${earlier.decision}; a decision cannot be changed.`);
+    const pending = state.pending;
+    if (!pending) throw new Error(`No approval is pending in run ${runId}, so there is nothing to decide for call "${callId}".`);
+    if (pending.callId !== callId) throw new Error(`No approval is pending for call "${callId}"; the pending call is "${pending.callId}" (${pending.toolName}).`);
+    if (argsHash !== undefined && argsHash !== pending.argsHash) {
+      throw new Error(`argsHash does not match the arguments of call "${callId}" (${pending.toolName}); read the run's state and approve the arguments it shows.`);
+    }
+  }
+
+  function recordDecision(decision: ApprovalDecision): ApprovalDecision {
+    decisions.set(decision.callId, decision);
+    return decision;
+  }
+
+  function decideBySignal(callId: string, decision: () => ApprovalDecision, argsHash?: string): void {
+    try {
+      checkDecision(callId, argsHash);
+    } catch (error) {
+      emit({ type: 'approval_refused', callId, error: (error as Error).message });
+      return;
+    }
+    recordDecision(decision());
+  }
+
+  // ---- bookkeeping ----
+
+  function emit(event: TraceEvent): void {
+    trace.emit({ runId, seq: ++seq, at: new Date().toISOString(), ...event });
+  }
+
+  function touch(): void {
+    state.updatedAt = new Date().toISOString();
+  }
+
+  function finish(status: RunStatus, reason: StopReason, extra: { interruption?: Interruption; output?: string; error?: string } = {}): RunResult {
+    state.status = status;
+    state.reason = reason;
+    state.interruption = extra.interruption ?? null;
+    state.output = extra.output ?? null;
+    state.error = extra.error ?? null;
+    state.pending = null;
+    touch();
+    emit({ type: 'run_stopped', status, reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd });
+    // Lets clients read the outcome of a closed run without a worker (queries need one).
+    wf.upsertMemo({ [FINAL_STATE_MEMO]: state });
+    return toRunResult(state);
+  }
+
+  function redactMessage(message: ChatMessage): ChatMessage {
+    if (message.role !== 'assistant' || !message.tool_calls) return message;
+    return {
+      ...message,
+      tool_calls: message.tool_calls.map((c) => ({ ...c, arguments: redactJsonText(c.arguments, offered.get(c.name)?.redact ?? []) })),
+    };
+  }
+}
+
+function rejection(request: RejectRequest): ApprovalDecision {
+  return { decision: 'rejected', callId: request.callId, ...(request.reason ? { reason: request.reason } : {}), ...(request.by ? { by: request.by } : {}) };
 }
 
 /** The tools this run offers the model, by name; an unknown name in the input is a caller bug. */

@@ -1,12 +1,20 @@
 /** The agent workflow's messages, shared by the workflow and the client. */
-import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ChatMessage, RunState } from './types.ts';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ApprovalDecision, ApproveRequest, ChatMessage, RejectRequest, RunState } from './types.ts';
 
 export const stateQuery = defineQuery<RunState>('state');
+/** The conversation so far, with redacted argument fields masked. */
 export const transcriptQuery = defineQuery<ChatMessage[]>('transcript');
 
 /** Carries the canceller's reason; the client sends it right before Temporal's cancel request. */
 export const cancelReasonSignal = defineSignal<[{ reason: string }]>('cancelReason');
+
+/** Validated: an unknown or already-decided callId, or a stale argsHash, is refused and the run is untouched. */
+export const approveUpdate = defineUpdate<ApprovalDecision, [ApproveRequest]>('approve');
+export const rejectUpdate = defineUpdate<ApprovalDecision, [RejectRequest]>('reject');
+/** Fire-and-forget forms of the same; an invalid one is recorded in the trace and otherwise ignored. */
+export const approveSignal = defineSignal<[ApproveRequest]>('approve');
+export const rejectSignal = defineSignal<[RejectRequest]>('reject');
 
 export const AGENT_WORKFLOW_TYPE = 'agentWorkflow';
 /** Memo key holding the final state of a closed run (readable without a worker). */

@@ -68,6 +68,18 @@ export interface RunLimits {
   maxWallMs?: number;
 }
 
+/** Per-run risk policy (SPEC §5); defaults: medium quota 5, no extreme tool allowed, no timeout. */
+export interface RunPolicy {
+  /** Medium-risk tool runs allowed before each further one needs approval. */
+  mediumQuota?: number;
+  /** Extreme-risk tools this run may use, by name. */
+  allowExtreme?: string[];
+  /** Tools that always need approval in this run, whatever their risk. */
+  requireApproval?: string[];
+  /** An approval not decided within this time counts as a rejection. */
+  approvalTimeoutMs?: number;
+}
+
 export interface RunInput {
   goal: string;
   /** `scripted:<name|path>` for the scripted model server, otherwise a provider model name. */
@@ -82,6 +94,39 @@ export interface RunInput {
   workspace?: string;
   /** Stream the model's reply (heartbeats while it arrives). Default true. */
   stream?: boolean;
+  policy?: RunPolicy;
+}
+
+/** A tool call waiting for a human decision. `args` are the validated arguments, redacted. */
+export interface PendingApproval {
+  kind: 'approval';
+  callId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  /** SHA-256 of the canonical JSON of the unredacted arguments: an approval must quote it. */
+  argsHash: string;
+  risk: 'low' | 'medium' | 'high' | 'extreme';
+  why: string;
+  requestedAt: string;
+}
+
+export type Pending = PendingApproval;
+
+export type ApprovalDecision =
+  | { decision: 'approved'; callId: string; by?: string }
+  | { decision: 'rejected'; callId: string; reason?: string; by?: string };
+
+export interface ApproveRequest {
+  callId: string;
+  argsHash: string;
+  /** Who decided, for the trace. */
+  by?: string;
+}
+
+export interface RejectRequest {
+  callId: string;
+  reason?: string;
+  by?: string;
 }
 
 export interface RunState {
@@ -100,7 +145,7 @@ export interface RunState {
   costUsd: number;
   /** Spend of this run and all its child runs. */
   totalCostUsd: number;
-  pending: null;
+  pending: Pending | null;
   progress: string | null;
   output: string | null;
   error: string | null;

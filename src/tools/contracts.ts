@@ -29,6 +29,70 @@ export const readFileContract = defineToolContract({
   timeoutMs: 10_000,
 });
 
-export const toolContracts: readonly ToolContract[] = [listFilesContract, readFileContract];
+export const writeFileContract = defineToolContract({
+  name: 'write_file',
+  description: 'Write a text file (a draft, a note) in the workspace, replacing it if it exists.',
+  input: z.object({
+    path: z.string().min(1).describe('Path relative to the workspace root.'),
+    content: z.string().describe('The whole text of the file.'),
+  }),
+  output: z.string(),
+  readOnly: false,
+  risk: 'medium',
+  timeoutMs: 10_000,
+  // Writing the same content again has the same effect.
+  idempotent: true,
+});
+
+export const deleteFileContract = defineToolContract({
+  name: 'delete_file',
+  description: 'Delete a file from the workspace. Needs a human approval.',
+  input: z.object({
+    path: z.string().min(1).describe('Path relative to the workspace root.'),
+  }),
+  output: z.string(),
+  readOnly: false,
+  risk: 'high',
+  timeoutMs: 10_000,
+  idempotent: true,
+});
+
+export const sendMessageContract = defineToolContract({
+  name: 'send_message',
+  description: 'Send a short message to a person (delivered to the outbox). Needs a human approval.',
+  input: z.object({
+    to: z.string().min(1).describe('Recipient address.'),
+    text: z.string().min(1).max(2000),
+  }),
+  output: z.string(),
+  readOnly: false,
+  risk: 'high',
+  timeoutMs: 10_000,
+  idempotent: true,
+  // A recipient's address is personal data: kept out of traces, state and CLI output.
+  redact: ['to'],
+});
+
+export const runCommandContract = defineToolContract({
+  name: 'run_command',
+  description: 'Run a shell command in the workspace and return its output. Denied unless the run allows it.',
+  input: z.object({
+    command: z.string().min(1).max(1000),
+  }),
+  output: z.string(),
+  readOnly: false,
+  risk: 'extreme',
+  timeoutMs: 30_000,
+  retry: { maximumAttempts: 1 },
+});
+
+export const toolContracts: readonly ToolContract[] = [
+  listFilesContract,
+  readFileContract,
+  writeFileContract,
+  deleteFileContract,
+  sendMessageContract,
+  runCommandContract,
+];
 
 export const contractsByName: ReadonlyMap<string, ToolContract> = new Map(toolContracts.map((c) => [c.name, c]));

@@ -1,7 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { implementTool } from './define-tool.ts';
-import { listFilesContract, readFileContract } from './contracts.ts';
+import { listFilesContract, readFileContract, writeFileContract } from './contracts.ts';
 import { resolveInWorkspace } from './workspace.ts';
 
 export const listFiles = implementTool(listFilesContract, async ({ dir }, ctx) => {
@@ -26,4 +26,11 @@ export const readTextFile = implementTool(readFileContract, async ({ path: reque
     if (code === 'EACCES') throw new Error(`${requested} cannot be read: permission denied.`);
     throw error;
   }
+});
+
+export const writeTextFile = implementTool(writeFileContract, async ({ path: requested, content }, ctx) => {
+  const target = await resolveInWorkspace(ctx.workspace, requested);
+  await mkdir(path.dirname(target), { recursive: true });
+  await writeFile(target, content, { signal: ctx.signal });
+  return `Wrote ${requested} (${Buffer.byteLength(content)} bytes).`;
 });

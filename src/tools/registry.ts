@@ -1,6 +1,11 @@
 /** Tool implementations by name: what the worker can run. Worker side only (I/O). */
+import path from 'node:path';
 import type { Tool } from './define-tool.ts';
-import { listFiles, readTextFile } from './file-tools.ts';
+import { createDeleteFile } from './delete-file.ts';
+import { listFiles, readTextFile, writeTextFile } from './file-tools.ts';
+import { EffectLedger } from './ledger.ts';
+import { runCommand } from './run-command.ts';
+import { createSendMessage } from './send-message.ts';
 
 export type ToolRegistry = ReadonlyMap<string, Tool>;
 
@@ -13,4 +18,15 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
   return byName;
 }
 
-export const builtinTools: readonly Tool[] = [listFiles, readTextFile] as readonly Tool[];
+/** The built-in tools; side-effect tools keep their ledgers under `<dataDir>/ledgers`. */
+export function builtinTools(dataDir: string): Tool[] {
+  const ledgers = path.join(dataDir, 'ledgers');
+  return [
+    listFiles,
+    readTextFile,
+    writeTextFile,
+    createDeleteFile(new EffectLedger(ledgers, 'delete_file')),
+    createSendMessage(new EffectLedger(ledgers, 'send_message')),
+    runCommand,
+  ] as Tool[];
+}

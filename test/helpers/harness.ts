@@ -16,7 +16,10 @@ import { startDevServer, type TemporalEndpoint } from '../../src/temporal-server
 import { readTrace } from '../../src/trace-writer.ts';
 import { createAgentWorker, type AgentWorker } from '../../src/worker.ts';
 import { workflowBundle } from '../../src/workflow-bundle.ts';
-import type { RunInput, RunResult } from '../../workflows/types.ts';
+import type { RunInput, RunResult, RunState } from '../../workflows/types.ts';
+import type { Tool } from '../../src/tools/define-tool.ts';
+import type { DataConverter } from '@temporalio/common';
+import { eventually } from './eventually.ts';
 import type { TraceLine } from '../../workflows/trace-events.ts';
 
 export interface Harness {
@@ -32,6 +35,12 @@ export interface Harness {
   /** Starts a run in this harness's workspace and waits for its result. */
   run(input: Omit<RunInput, 'workspace'> & { workspace?: string }): Promise<RunResult>;
   trace(runId: string): TraceLine[];
+  /** Stops this file's worker (runs go on waiting in Temporal). */
+  stopWorker(): Promise<void>;
+  /** Starts a new worker on the same task queue. */
+  startWorker(): Promise<void>;
+  /** Waits until the run's state satisfies `check`. */
+  waitForState(runId: string, check: (state: RunState) => boolean, what: string): Promise<RunState>;
   /** Replays every history this harness's runs produced against the current workflow code. */
   replayAll(): Promise<void>;
   close(): Promise<void>;
@@ -39,7 +48,13 @@ export interface Harness {
 
 export const scenario = (file: string) => `scripted:${path.join(PROJECT_ROOT, 'test', 'scenarios', file)}`;
 
-export async function startHarness(name: string): Promise<Harness> {
+export interface HarnessOptions {
+  /** The worker's tools (default: the built-in ones). */
+  tools?: (dataDir: string) => Tool[];
+  dataConverter?: DataConverter;
+}
+
+export async function startHarness(name: string, options: HarnessOptions = {}): Promise<Harness> {
   quietTemporalLogs();
   let ownServer: TemporalEndpoint | null = null;
   const dataDir = mkdtempSync(path.join(tmpdir(), `agent-test-${name}-`));
@@ -49,13 +64,28 @@ export async function startHarness(name: string): Promise<Harness> {
     address = ownServer.address;
   }
   const connection = await NativeConnection.connect({ address });
-  const temporal = new Client({ connection });
+  const temporal = new Client({ connection, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
   const taskQueue = `test-${name}-${Date.now().toString(36)}`;
   const scripted = await startScriptedModelServer();
   const workspace = path.join(dataDir, 'workspace');
   cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
-  const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedBaseUrl: scripted.baseUrl });
-  const running = worker.run();
+  const newWorker = () =>
+    createAgentWorker({
+      connection,
+      taskQueue,
+      dataDir,
+      workspace,
+      scriptedBaseUrl: scripted.baseUrl,
+      ...(options.tools ? { tools: options.tools(dataDir) } : {}),
+      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    });
+  let worker: AgentWorker | null = await newWorker();
+  let running = worker.run();
+  const stopWorker = async () => {
+    worker?.shutdown();
+    await running;
+    worker = null;
+  };
   const agents = new AgentClient(temporal, taskQueue);
   const runIds: string[] = [];
 
@@ -64,7 +94,10 @@ export async function startHarness(name: string): Promise<Harness> {
     temporal,
     connection,
     scripted,
-    worker,
+    get worker() {
+      if (!worker) throw new Error('the worker is stopped');
+      return worker;
+    },
     taskQueue,
     dataDir,
     workspace,
@@ -74,10 +107,25 @@ export async function startHarness(name: string): Promise<Harness> {
       return agents.result(runId);
     },
     trace: (runId) => readTrace(path.join(dataDir, 'traces'), runId),
+    stopWorker,
+    async startWorker() {
+      if (worker) throw new Error('a worker is already running');
+      worker = await newWorker();
+      running = worker.run();
+    },
+    waitForState: (runId, check, what) =>
+      eventually(async () => {
+        const state = await agents.getState(runId);
+        return check(state) ? state : undefined;
+      }, what),
     async replayAll() {
       const histories = runIds.map((runId) => temporal.workflow.getHandle(runId).fetchHistory().then((history) => ({ workflowId: runId, history })));
       const results = Worker.runReplayHistories(
-        { workflowBundle: await workflowBundle(), sinks: { trace: { emit: { fn: () => {}, callDuringReplay: false } } } },
+        {
+          workflowBundle: await workflowBundle(),
+          sinks: { trace: { emit: { fn: () => {}, callDuringReplay: false } } },
+          ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+        },
         await Promise.all(histories),
       );
       for await (const result of results) {
@@ -85,8 +133,7 @@ export async function startHarness(name: string): Promise<Harness> {
       }
     },
     async close() {
-      worker.shutdown();
-      await running;
+      await stopWorker();
       await scripted.close();
       await connection.close();
       await ownServer?.stop();

@@ -1,7 +1,17 @@
 import type { Scenario } from '../scenario.ts';
+import deleteApproval from './delete-approval.ts';
+import deleteTwice from './delete-twice.ts';
 import plan from './plan.ts';
+import readTwice from './read-twice.ts';
 import recover from './recover.ts';
 import runaway from './runaway.ts';
 
 /** Built-in scenarios, chosen with `model: "scripted:<name>"`. */
-export const builtinScenarios: Readonly<Record<string, Scenario>> = { plan, runaway, recover };
+export const builtinScenarios: Readonly<Record<string, Scenario>> = {
+  plan,
+  runaway,
+  recover,
+  'delete-approval': deleteApproval,
+  'delete-twice': deleteTwice,
+  'read-twice': readTwice,
+};
