@@ -1,0 +1,161 @@
+/** Deduplication, idempotency, the extreme/medium policy and redaction, against the real server. */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { agentDataConverter } from '../src/payload-codec.ts';
+import type { Tool } from '../src/tools/define-tool.ts';
+import { implementTool } from '../src/tools/define-tool.ts';
+import { RetryableToolError } from '../src/tools/errors.ts';
+import { EffectLedger } from '../src/tools/ledger.ts';
+import { builtinTools } from '../src/tools/registry.ts';
+import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+
+const GOAL = 'Tidy the workspace.';
+
+describe('with the built-in tools', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness('tools');
+  });
+  after(async () => {
+    await h.replayAll();
+    await h.close();
+  });
+
+  test('an identical read-only call runs once: two tool calls, one tool run', async () => {
+    const result = await h.run({ goal: GOAL, model: 'scripted:read-twice' });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.toolCalls, 2);
+    assert.equal(result.toolRuns, 1);
+    const types = h.trace(result.runId).map((l) => l.type);
+    assert.equal(types.filter((t) => t === 'tool_start').length, 1);
+    assert.equal(types.filter((t) => t === 'tool_deduplicated').length, 1);
+    const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool');
+    assert.equal(tools[0]!.content, tools[1]!.content);
+  });
+
+  test('the same deletion asked twice runs twice, each once per idempotency key', async () => {
+    const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:delete-twice', workspace: h.workspace });
+    for (const callId of ['d1', 'd2']) {
+      await h.waitForState(runId, (s) => s.pending?.callId === callId, `approval of ${callId}`);
+      await h.agents.approve(runId);
+    }
+    const result = await h.agents.result(runId);
+    assert.equal(result.toolRuns, 2);
+    assert.match(result.output!, /Deleted access\.log\. \| access\.log did not exist; nothing was deleted\./);
+    const done = new EffectLedger(path.join(h.dataDir, 'ledgers'), 'delete_file').entries().filter((e) => e.phase === 'done' && e.key.startsWith(runId));
+    assert.deepEqual(done.map((e) => e.key), [`${runId}:d1`, `${runId}:d2`]);
+    writeFileSync(path.join(h.workspace, 'access.log'), 'restored\n');
+  });
+
+  test('an extreme tool is denied by default and never runs', async () => {
+    const result = await h.run({ goal: GOAL, model: scenario('run-command.ts') });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.toolRuns, 0);
+    assert.match(result.output!, /^Not done: run_command was denied by policy \(run_command is an extreme-risk tool/);
+    assert.ok(!existsSync(path.join(h.workspace, 'pwned.txt')));
+    assert.ok(h.trace(result.runId).some((l) => l.type === 'tool_denied'));
+  });
+
+  test('an extreme tool allowed by the run configuration runs', async () => {
+    const result = await h.run({ goal: GOAL, model: scenario('run-command.ts'), policy: { allowExtreme: ['run_command'] } });
+    assert.equal(result.toolRuns, 1);
+    assert.equal(result.output, 'wrote it\n');
+    assert.ok(existsSync(path.join(h.workspace, 'pwned.txt')));
+  });
+
+  test('medium-risk tools run within the quota, then ask', async () => {
+    const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('write-twice.ts'), workspace: h.workspace, policy: { mediumQuota: 1 } });
+    const state = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the second write to ask');
+    assert.equal(state.pending?.callId, 'w2');
+    assert.match(state.pending.why, /quota of 1 medium-risk tool runs is used up/);
+    assert.ok(existsSync(path.join(h.workspace, 'draft1.txt')));
+    assert.ok(!existsSync(path.join(h.workspace, 'draft2.txt')));
+    await h.agents.approve(runId);
+    const result = await h.agents.result(runId);
+    assert.equal(result.toolRuns, 2);
+    assert.ok(existsSync(path.join(h.workspace, 'draft2.txt')));
+  });
+
+  test('a redacted argument is masked in the state, the transcript query and the trace', async () => {
+    const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('send-message.ts'), workspace: h.workspace });
+    const state = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the send approval');
+    assert.deepEqual(state.pending?.args, { to: '[redacted]', text: 'The nightly job timed out.' });
+    await h.agents.approve(runId);
+    const result = await h.agents.result(runId);
+    assert.equal(result.output, 'Message sent (26 characters).');
+    const traceText = readFileSync(path.join(h.dataDir, 'traces', `${runId}.jsonl`), 'utf8');
+    assert.doesNotMatch(traceText, /alice\.secret/);
+    assert.match(traceText, /\[redacted\]/);
+    assert.doesNotMatch(JSON.stringify(await h.agents.transcript(runId)), /alice\.secret/);
+    assert.doesNotMatch(JSON.stringify(await h.agents.getState(runId)), /alice\.secret/);
+    // Without payload encryption the history holds the model's own message, and so the address (README).
+    const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+    assert.match(JSON.stringify(history), /alice\.secret|YWxpY2Uuc2VjcmV0/);
+  });
+});
+
+test('with AGENT_PAYLOAD_KEY encryption, the Temporal history holds no redacted value', async () => {
+  const h = await startHarness('codec', { dataConverter: agentDataConverter('test secret') });
+  try {
+    const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('send-message.ts'), workspace: h.workspace });
+    await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the send approval');
+    await h.agents.approve(runId);
+    assert.equal((await h.agents.result(runId)).status, 'completed');
+    const raw = JSON.stringify(await h.temporal.workflow.getHandle(runId).fetchHistory());
+    const plainBase64 = Buffer.from('alice.secret').toString('base64').slice(0, 12);
+    assert.doesNotMatch(raw, /alice\.secret/);
+    assert.ok(!raw.includes(plainBase64));
+    assert.match(raw, /binary\/encrypted|YmluYXJ5L2VuY3J5cHRlZA/);
+    await h.replayAll();
+  } finally {
+    await h.close();
+  }
+});
+
+test('a delete_file activity that fails after deleting is retried and does not delete twice', async () => {
+  let attempts = 0;
+  const h = await startHarness('fault', {
+    tools: (dataDir) =>
+      builtinTools(dataDir).map((tool): Tool =>
+        tool.name !== 'delete_file'
+          ? tool
+          : implementTool(tool, async (args, ctx) => {
+              const outcome = await tool.run(args, ctx);
+              if (++attempts === 1) {
+                // The world changes and the worker "fails" right after the effect: the retry must not delete again.
+                writeFileSync(path.join(ctx.workspace, 'access.log'), 'recreated after the first deletion\n');
+                throw new RetryableToolError('injected fault after deleting');
+              }
+              return outcome;
+            }),
+      ),
+  });
+  try {
+    const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:delete-approval', workspace: h.workspace });
+    await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+    await h.agents.approve(runId);
+    const result = await h.agents.result(runId);
+    assert.equal(attempts, 2, 'Temporal retried the activity');
+    assert.equal(result.output, 'Deleted access.log to free space.', 'the retry reported the first outcome');
+    assert.equal(readFileSync(path.join(h.workspace, 'access.log'), 'utf8'), 'recreated after the first deletion\n', 'no second deletion');
+    const entries = new EffectLedger(path.join(h.dataDir, 'ledgers'), 'delete_file').entries();
+    assert.equal(entries.filter((e) => e.phase === 'done').length, 1);
+    await h.replayAll();
+  } finally {
+    await h.close();
+  }
+});
+
+test('a tool the worker lacks is a clear error to the model, not a hang', async () => {
+  const h = await startHarness('mismatch', { tools: (dataDir) => builtinTools(dataDir).filter((t) => t.name !== 'read_file') });
+  try {
+    const result = await h.run({ goal: GOAL, model: 'scripted:plan' });
+    assert.equal(result.status, 'completed');
+    const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool');
+    assert.match(tools[1]!.content, /^Error: This worker has no implementation of tool "read_file" \(it has: list_files, write_file/);
+  } finally {
+    await h.close();
+  }
+});
