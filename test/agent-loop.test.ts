@@ -62,7 +62,8 @@ test('runaway with maxTurns 20 stops after exactly 20 turns with an empty answer
   assert.equal(result.status, 'max_turns_exceeded');
   assert.deepEqual(result.interruption, { type: 'max_turns' });
   assert.equal(result.turns, 20);
-  assert.equal(result.toolRuns, 20);
+  assert.equal(result.toolCalls, 20);
+  assert.equal(result.toolRuns, 1, 'the identical read-only list_files ran once, then was deduplicated');
   assert.equal(result.output, null);
 });
 
