@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { ToolRegistry } from '../src/tools/registry.ts';
@@ -6,6 +7,7 @@ import { RetryableToolError } from '../src/tools/errors.ts';
 import { FailureType } from '../workflows/failures.ts';
 import { toolErrorText } from '../workflows/tool-calls.ts';
 import type { ToolOutcome } from '../workflows/types.ts';
+import { ProgressReporter } from './progress-reporter.ts';
 
 export interface RunToolInput {
   runId: string;
@@ -19,10 +21,17 @@ export interface RunToolInput {
 export interface RunToolDeps {
   tools: ToolRegistry;
   defaultWorkspace: string;
+  /** For progress signals to the run. */
+  client: Client;
 }
 
+/** How often a running tool heartbeats: a cancel request reaches the activity only through a heartbeat. */
+const HEARTBEAT_EVERY_MS = 200;
+/** A tool that ignores its aborted signal this long is abandoned, so the run can still end. */
+export const CANCEL_GRACE_MS = 2000;
+
 /** Runs one tool call. A tool's own error becomes the model's tool message; only infrastructure trouble fails the activity. */
-export function createRunTool({ tools, defaultWorkspace }: RunToolDeps) {
+export function createRunTool({ tools, defaultWorkspace, client }: RunToolDeps) {
   return async function runTool(input: RunToolInput): Promise<ToolOutcome> {
     const ctx = Context.current();
     const tool = tools.get(input.toolName);
@@ -35,25 +44,43 @@ export function createRunTool({ tools, defaultWorkspace }: RunToolDeps) {
     }
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
+    const progress = new ProgressReporter(client, { workflowId: input.runId, callId: input.callId });
+    let label: string | undefined;
+    const heartbeat = setInterval(() => ctx.heartbeat(label === undefined ? undefined : { label }), HEARTBEAT_EVERY_MS);
+    let abandon: NodeJS.Timeout | undefined;
+    const abandoned = new Promise<never>((_, reject) => {
+      ctx.cancellationSignal.addEventListener('abort', () => {
+        abandon = setTimeout(() => reject(new CancelledFailure(`tool ${tool.name} ignored cancellation for ${CANCEL_GRACE_MS} ms and was abandoned`)), CANCEL_GRACE_MS);
+      });
+    });
     try {
       const args = tool.input.parse(input.args);
-      const result = await tool.run(args, {
+      const running = tool.run(args, {
         signal: ctx.cancellationSignal,
-        progress: (label) => ctx.heartbeat({ label }),
+        progress: (text) => {
+          label = text;
+          ctx.heartbeat({ label });
+          progress.report(text);
+        },
         idempotencyKey: `${input.runId}:${input.callId}`,
         runId: input.runId,
         callId: input.callId,
         workspace: input.workspace ?? defaultWorkspace,
       });
+      const result = await Promise.race([running, abandoned]);
       const checked = tool.output.safeParse(result);
       if (!checked.success) {
         return { ok: false, content: toolErrorText(`tool ${tool.name} broke its output contract: ${z.prettifyError(checked.error)}`), ms: ms() };
       }
       return { ok: true, content: typeof checked.data === 'string' ? checked.data : JSON.stringify(checked.data), ms: ms() };
     } catch (error) {
-      if (ctx.cancellationSignal.aborted) throw new CancelledFailure(`tool ${tool.name} cancelled`);
+      if (ctx.cancellationSignal.aborted) throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
       if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, FailureType.toolRetryable);
       return { ok: false, content: toolErrorText(error instanceof Error ? error.message : String(error)), ms: ms() };
+    } finally {
+      clearInterval(heartbeat);
+      clearTimeout(abandon);
+      progress.close();
     }
   };
 }

@@ -158,15 +158,39 @@ async function runAndWait(rt: Runtime, input: RunInput): Promise<number> {
   log(`run ${runId}: ${input.model} — ${input.goal}`);
   const stop = () => void rt.agents.cancelRun(runId, 'user pressed Ctrl-C').catch(() => {});
   process.once('SIGINT', stop);
+  const watching = watchProgress(rt, runId, started);
   try {
     const result = await rt.agents.result(runId);
+    watching.stop();
     console.log(summaryLine(result, performance.now() - started));
     for (const line of answerLines(result)) console.log(line);
     log(`trace: agent trace ${runId}`);
     return result.status === 'completed' ? 0 : 1;
   } finally {
+    watching.stop();
     process.off('SIGINT', stop);
   }
+}
+
+/** Shows, while a run goes on, its progress labels and what it waits for (polling the state query). */
+function watchProgress(rt: Runtime, runId: string, started: number): { stop(): void } {
+  let last = '';
+  const timer = setInterval(() => {
+    rt.agents
+      .getState(runId)
+      .then((state) => {
+        const line =
+          state.status === 'waiting_approval' && state.pending
+            ? `waiting for approval of ${state.pending.toolName} ${JSON.stringify(state.pending.args)}: agent approve ${runId}  |  agent reject ${runId} --reason "..."`
+            : state.progress
+              ? `progress: ${state.progress}`
+              : '';
+        if (line && line !== last) log(`${line}  (t+${Math.round(performance.now() - started)} ms)`);
+        last = line || last;
+      })
+      .catch(() => {});
+  }, 300);
+  return { stop: () => clearInterval(timer) };
 }
 
 function pendingText(p: PendingApproval): string {

@@ -32,6 +32,14 @@ export const runInputSchema = z.object({
     })
     .strict()
     .optional(),
+  research: z
+    .object({
+      maxTurns: z.number().int().positive().optional(),
+      maxBudgetUsd: z.number().positive().optional(),
+      model: z.string().min(1).optional(),
+    })
+    .strict()
+    .optional(),
 })
   .strict() satisfies z.ZodType<RunInput>;
 

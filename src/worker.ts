@@ -3,6 +3,7 @@
  * `scripted:` models) the scripted model server, in one process.
  */
 import path from 'node:path';
+import { Client } from '@temporalio/client';
 import { Worker, type InjectedSinks, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import type { ModelEndpoints } from '../activities/model-endpoints.ts';
@@ -52,8 +53,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
     providerApiKey: options.provider?.apiKey ?? process.env.OPENAI_API_KEY,
   };
-  const missing = [...contractsByName.keys()].filter((name) => !tools.has(name));
+  const missing = [...contractsByName.values()].filter((c) => c.execution === 'activity' && !tools.has(c.name)).map((c) => c.name);
   if (missing.length) console.warn(`This worker has no implementation of: ${missing.join(', ')}. Runs that call them get an error.`);
+  const dataConverter = options.dataConverter ?? agentDataConverter();
   const traces = new TraceWriter(path.join(options.dataDir, 'traces'));
   const sinks: InjectedSinks<TraceSinks> = {
     trace: { emit: { fn: (_info, line) => traces.write(line), callDuringReplay: false } },
@@ -63,11 +65,17 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ endpoints, contracts: contractsByName, tools, defaultWorkspace: options.workspace }),
+    activities: createActivities({
+      endpoints,
+      contracts: contractsByName,
+      tools,
+      defaultWorkspace: options.workspace,
+      client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
+    }),
     sinks,
     // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
     maxHeartbeatThrottleInterval: '250 ms',
-    dataConverter: options.dataConverter ?? agentDataConverter(),
+    dataConverter,
   });
   return {
     worker,

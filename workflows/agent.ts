@@ -3,7 +3,9 @@
  * time is workflow time; nothing here does I/O.
  *
  * Per iteration: cancelled? → wall time? → turns? → cost? → call the model → add its cost → final answer
- * or the tool calls, in the model's order: validate → deduplicate read-only → policy → approval → run.
+ * or the tool calls: each, in the model's order, is validated, deduplicated if read-only, put to the
+ * policy and, if needed, to a human; then the approved calls run concurrently (tools as activities,
+ * `research` as a child run of this same workflow) and their results go back in the model's order.
  */
 import * as wf from '@temporalio/workflow';
 import type { ActivityOptions } from '@temporalio/workflow';
@@ -22,6 +24,7 @@ import {
   rejectSignal,
   rejectUpdate,
   stateQuery,
+  toolProgressSignal,
   transcriptQuery,
 } from './messages.ts';
 import { decide } from './policy.ts';
@@ -35,6 +38,7 @@ import type {
   ApprovalDecision,
   ApproveRequest,
   ChatMessage,
+  ChildRunSummary,
   Interruption,
   RejectRequest,
   RunInput,
@@ -67,6 +71,13 @@ const { callModel } = wf.proxyActivities<AgentActivities>({
   cancellationType: wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 
+export const RESEARCH_SYSTEM_PROMPT =
+  'You are a research assistant. Answer the one question you are given using the read-only tools, ' +
+  'then reply with a short factual summary. Do not ask questions back.';
+
+/** Research sub-agent limits when the run sets none (SPEC §8). */
+const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };
+
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a careful assistant working in a file workspace. Use the tools to find facts before answering. ' +
   'When a tool returns an error, read it and correct course. Never claim an action a tool message says was not done. ' +
@@ -77,6 +88,13 @@ interface ToolMessage {
   content: string;
   failed: boolean;
 }
+
+/** A tool call after validation, deduplication, policy and approval: what remains to be done for it. */
+type PreparedCall =
+  | { kind: 'answered'; message: ToolMessage }
+  /** Identical to an earlier read-only call in the same reply: shares its result. */
+  | { kind: 'duplicate'; of: number }
+  | { kind: 'run'; call: ToolCall; contract: ToolContract; args: Record<string, unknown>; shownArgs: string; signature: string | null };
 
 export async function agentWorkflow(input: RunInput): Promise<RunResult> {
   const runId = wf.workflowInfo().workflowId;
@@ -98,6 +116,8 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
     perTurnPromptTokens: [],
     costUsd: 0,
     totalCostUsd: 0,
+    totalTurns: 0,
+    children: [],
     pending: null,
     progress: null,
     output: null,
@@ -111,6 +131,8 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
   ];
   /** Successful read-only results by `tool:canonical-args`, with the call that produced them. */
   const readOnlyResults = new Map<string, { content: string; callId: string }>();
+  /** Tools running now, by the call key their activity reports progress under. */
+  const runningTools = new Map<string, { toolName: string; callId: string }>();
   const decisions = new Map<string, ApprovalDecision>();
   const usedCallIds = new Set<string>();
   let mediumRuns = 0;
@@ -119,6 +141,13 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
 
   wf.setHandler(stateQuery, () => state);
   wf.setHandler(transcriptQuery, () => transcript.map(redactMessage));
+  wf.setHandler(toolProgressSignal, ({ callId, label }) => {
+    const running = runningTools.get(callId);
+    if (!running) return; // a late label from a tool that has finished
+    state.progress = label;
+    touch();
+    emit({ type: 'tool_progress', toolName: running.toolName, callId: running.callId, label });
+  });
   wf.setHandler(cancelReasonSignal, ({ reason }) => {
     cancelReason ??= reason;
   });
@@ -134,7 +163,8 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
   try {
     for (;;) {
       if (wf.CancellationScope.current().consideredCancelled) throw new wf.CancelledFailure('run cancelled');
-      const stop = checkLimits({ turns: state.turns, costUsd: state.costUsd, elapsedMs: Date.now() - startedAtMs }, limits);
+      // Children's spend counts against this run's budget.
+      const stop = checkLimits({ turns: state.turns, costUsd: state.totalCostUsd, elapsedMs: Date.now() - startedAtMs }, limits);
       if (stop) return finish(stop.status, stop.reason, { interruption: stop.interruption });
 
       const reply = await callModel({ runId, model: input.model, messages: transcript, toolNames: [...offered.keys()], stream: input.stream ?? true });
@@ -145,7 +175,8 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
       state.perTurnPromptTokens.push(reply.usage.promptTokens);
       // From the running totals, so the figure is exactly Σ usage × price with no accumulated rounding.
       state.costUsd = costOf(state.usage, price);
-      state.totalCostUsd = state.costUsd;
+      state.totalCostUsd = state.costUsd + childrenCost();
+      state.totalTurns++;
       touch();
       emit({
         type: 'turn',
@@ -161,8 +192,16 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
       const calls = reply.message.tool_calls ?? [];
       if (calls.length === 0) return finish('completed', 'final_answer', { output: reply.message.content ?? '' });
 
-      for (const call of calls) {
-        const message = await handleToolCall(call);
+      const prepared: PreparedCall[] = [];
+      const inThisReply = new Map<string, { index: number; callId: string }>();
+      for (const [index, call] of calls.entries()) prepared.push(await prepareToolCall(call, index, inThisReply));
+      const results: Promise<ToolMessage>[] = [];
+      for (const p of prepared) {
+        results.push(p.kind === 'answered' ? Promise.resolve(p.message) : p.kind === 'duplicate' ? results[p.of]! : execute(p));
+      }
+      const messages = await Promise.all(results);
+      for (const [index, call] of calls.entries()) {
+        const message = messages[index]!;
         if (message.failed && input.toolErrorsAreFatal) return finish('failed', 'tool_error', { error: message.content });
         transcript.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: message.content });
       }
@@ -181,55 +220,109 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
     return finish('failed', 'workflow_error', { error: error instanceof Error ? error.message : String(error) });
   }
 
-  // ---- one tool call: validate → deduplicate → policy → approval → run ----
+  // ---- one tool call: validate → deduplicate → policy → approval, then run ----
 
-  async function handleToolCall(call: ToolCall): Promise<ToolMessage> {
+  async function prepareToolCall(call: ToolCall, index: number, inThisReply: Map<string, { index: number; callId: string }>): Promise<PreparedCall> {
     state.toolCalls++;
     const parsed = parseToolCall(call, offered);
-    if (!parsed.ok) return { content: toolErrorText(parsed.error), failed: true };
+    if (!parsed.ok) return { kind: 'answered', message: { content: toolErrorText(parsed.error), failed: true } };
     const { contract, args } = parsed;
     const shownArgs = JSON.stringify(redactFields(args, contract.redact));
 
     const signature = contract.readOnly ? `${contract.name}:${canonicalJson(args)}` : null;
-    const earlier = signature ? readOnlyResults.get(signature) : undefined;
-    if (earlier) {
-      emit({ type: 'tool_deduplicated', toolName: contract.name, callId: call.id, sameAs: earlier.callId });
-      return { content: earlier.content, failed: false };
+    if (signature) {
+      const earlier = readOnlyResults.get(signature);
+      const sameReply = inThisReply.get(signature);
+      if (earlier || sameReply !== undefined) {
+        emit({ type: 'tool_deduplicated', toolName: contract.name, callId: call.id, sameAs: (earlier ?? sameReply)!.callId });
+        return earlier ? { kind: 'answered', message: { content: earlier.content, failed: false } } : { kind: 'duplicate', of: sameReply!.index };
+      }
+      inThisReply.set(signature, { index, callId: call.id });
     }
 
     const verdict = decide(contract, mediumRuns, input.policy);
     if (verdict.action === 'deny') {
       emit({ type: 'tool_denied', toolName: contract.name, callId: call.id, why: verdict.why });
-      return { content: denialText(contract.name, verdict.why), failed: false };
+      return { kind: 'answered', message: { content: denialText(contract.name, verdict.why), failed: false } };
     }
     if (verdict.action === 'ask') {
       const decision = await askApproval(call.id, contract, args, verdict.why);
-      if (decision.decision === 'rejected') return { content: rejectionText(contract.name, shownArgs, decision), failed: false };
+      if (decision.decision === 'rejected') return { kind: 'answered', message: { content: rejectionText(contract.name, shownArgs, decision), failed: false } };
     }
+    if (contract.risk === 'medium') mediumRuns++;
+    return { kind: 'run', call, contract, args, shownArgs, signature };
+  }
 
+  async function execute(p: Extract<PreparedCall, { kind: 'run' }>): Promise<ToolMessage> {
+    const { call, contract, args } = p;
     // A model that reuses a call id within a run must not share an idempotency key with the earlier call.
     let callKey = call.id;
     for (let n = 2; usedCallIds.has(callKey); n++) callKey = `${call.id}~${n}`;
     usedCallIds.add(callKey);
 
-    emit({ type: 'tool_start', toolName: contract.name, callId: call.id, args: shownArgs });
+    emit({ type: 'tool_start', toolName: contract.name, callId: call.id, args: p.shownArgs });
     state.toolRuns++;
-    if (contract.risk === 'medium') mediumRuns++;
+    runningTools.set(callKey, { toolName: contract.name, callId: call.id });
     const startedMs = Date.now();
     let ok: boolean;
     let content: string;
-    let ms: number;
     try {
-      ({ ok, content, ms } = await toolActivity(contract).runTool({ runId, callId: callKey, toolName: contract.name, args, workspace: input.workspace }));
+      if (contract.execution === 'child-run') {
+        ({ ok, content } = await runResearch(callKey, call.id, String(args.question)));
+      } else {
+        ({ ok, content } = await toolActivity(contract).runTool({ runId, callId: callKey, toolName: contract.name, args, workspace: input.workspace }));
+      }
     } catch (error) {
       if (wf.isCancellation(error)) throw error;
       ok = false;
       content = toolErrorText(failureMessage(error));
-      ms = Date.now() - startedMs;
+    } finally {
+      runningTools.delete(callKey);
     }
-    emit({ type: 'tool_result', toolName: contract.name, callId: call.id, ms, ok, ...(ok ? {} : { error: content }) });
-    if (ok && signature) readOnlyResults.set(signature, { content, callId: call.id });
+    emit({ type: 'tool_result', toolName: contract.name, callId: call.id, ms: Date.now() - startedMs, ok, ...(ok ? {} : { error: content }) });
+    if (ok && p.signature) readOnlyResults.set(p.signature, { content, callId: call.id });
     return { content, failed: !ok };
+  }
+
+  /** The research tool: the same agent loop as a child workflow, read-only tools, its own transcript and limits. */
+  async function runResearch(callKey: string, callId: string, question: string): Promise<{ ok: boolean; content: string }> {
+    const budgetLeft = limits.maxBudgetUsd - state.totalCostUsd;
+    const maxBudgetUsd = Math.min(input.research?.maxBudgetUsd ?? RESEARCH_DEFAULTS.maxBudgetUsd, budgetLeft);
+    if (maxBudgetUsd <= 0) return { ok: false, content: toolErrorText('no budget is left for research in this run') };
+    const child: ChildRunSummary = { runId: `${runId}:research:${callKey}`, callId, question, status: 'running', turns: 0, costUsd: 0 };
+    state.children.push(child);
+    touch();
+    const result = await wf.executeChild(agentWorkflow, {
+      // Derived from this run and the call: a retried start finds the same child instead of making a second.
+      workflowId: child.runId,
+      args: [
+        {
+          goal: question,
+          model: input.research?.model ?? input.model,
+          system: RESEARCH_SYSTEM_PROMPT,
+          tools: researchToolNames(),
+          limits: { maxTurns: input.research?.maxTurns ?? RESEARCH_DEFAULTS.maxTurns, maxBudgetUsd },
+          ...(input.workspace ? { workspace: input.workspace } : {}),
+          ...(input.stream !== undefined ? { stream: input.stream } : {}),
+        },
+      ],
+    }).catch((error: unknown) => {
+      child.status = wf.isCancellation(error) ? 'interrupted' : 'failed';
+      throw error;
+    });
+    child.status = result.status;
+    child.turns = result.totalTurns;
+    child.costUsd = result.totalCostUsd;
+    state.totalCostUsd = state.costUsd + childrenCost();
+    state.totalTurns = state.turns + state.children.reduce((sum, c) => sum + c.turns, 0);
+    touch();
+    if (result.status === 'completed') return { ok: true, content: result.output ?? '' };
+    const why = result.error ?? result.reason ?? result.status;
+    return { ok: false, content: toolErrorText(`the research run stopped with status ${result.status} (${why}) before answering; ${result.turns} turns, $${result.totalCostUsd.toFixed(6)}`) };
+  }
+
+  function childrenCost(): number {
+    return state.children.reduce((sum, c) => sum + c.costUsd, 0);
   }
 
   async function askApproval(callId: string, contract: ToolContract, args: Record<string, unknown>, why: string): Promise<ApprovalDecision> {
@@ -319,6 +412,11 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
       tool_calls: message.tool_calls.map((c) => ({ ...c, arguments: redactJsonText(c.arguments, offered.get(c.name)?.redact ?? []) })),
     };
   }
+}
+
+/** A research run gets the read-only tools that run as activities (no research of its own). */
+function researchToolNames(): string[] {
+  return [...contractsByName.values()].filter((c) => c.readOnly && c.execution === 'activity').map((c) => c.name);
 }
 
 function rejection(request: RejectRequest): ApprovalDecision {

@@ -16,6 +16,9 @@ export const rejectUpdate = defineUpdate<ApprovalDecision, [RejectRequest]>('rej
 export const approveSignal = defineSignal<[ApproveRequest]>('approve');
 export const rejectSignal = defineSignal<[RejectRequest]>('reject');
 
+/** A running tool's latest progress label (sent by the tool activity, throttled). */
+export const toolProgressSignal = defineSignal<[{ callId: string; label: string }]>('toolProgress');
+
 export const AGENT_WORKFLOW_TYPE = 'agentWorkflow';
 /** Memo key holding the final state of a closed run (readable without a worker). */
 export const FINAL_STATE_MEMO = 'finalState';

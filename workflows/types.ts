@@ -95,6 +95,25 @@ export interface RunInput {
   /** Stream the model's reply (heartbeats while it arrives). Default true. */
   stream?: boolean;
   policy?: RunPolicy;
+  /** Limits of the research sub-agent runs this run starts (defaults: 6 turns, $0.05, same model). */
+  research?: ResearchOptions;
+}
+
+export interface ResearchOptions {
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  model?: string;
+}
+
+/** A research sub-agent run started by this run (a child workflow). */
+export interface ChildRunSummary {
+  runId: string;
+  callId: string;
+  question: string;
+  status: RunStatus;
+  turns: number;
+  /** The child's spend including its own children. */
+  costUsd: number;
 }
 
 /** A tool call waiting for a human decision. `args` are the validated arguments, redacted. */
@@ -145,6 +164,9 @@ export interface RunState {
   costUsd: number;
   /** Spend of this run and all its child runs. */
   totalCostUsd: number;
+  /** Turns of this run and all its child runs. */
+  totalTurns: number;
+  children: ChildRunSummary[];
   pending: Pending | null;
   progress: string | null;
   output: string | null;
@@ -167,6 +189,7 @@ export interface RunResult {
   usage: Usage;
   costUsd: number;
   totalCostUsd: number;
+  totalTurns: number;
   startedAt: string;
   finishedAt: string;
 }

@@ -86,6 +86,31 @@ export const runCommandContract = defineToolContract({
   retry: { maximumAttempts: 1 },
 });
 
+export const scanFilesContract = defineToolContract({
+  name: 'scan_files',
+  description: 'Scan a number of files for problems (slow: reports progress while it works).',
+  input: z.object({
+    files: z.number().int().positive().max(100_000).default(1200).describe('How many files to scan.'),
+    msPerFile: z.number().nonnegative().max(1000).default(2.5).describe('Time spent on each file.'),
+  }),
+  output: z.string(),
+  readOnly: true,
+  risk: 'low',
+  timeoutMs: 10 * 60_000,
+});
+
+/** Runs as a child workflow (the same agent loop, read-only tools, its own limits), not as an activity. */
+export const researchContract = defineToolContract({
+  name: 'research',
+  description: 'Hand one question to a research assistant that reads the workspace and returns a short summary.',
+  input: z.object({ question: z.string().min(1).max(2000) }),
+  output: z.string(),
+  readOnly: true,
+  risk: 'low',
+  timeoutMs: 10 * 60_000,
+  execution: 'child-run',
+});
+
 export const toolContracts: readonly ToolContract[] = [
   listFilesContract,
   readFileContract,
@@ -93,6 +118,8 @@ export const toolContracts: readonly ToolContract[] = [
   deleteFileContract,
   sendMessageContract,
   runCommandContract,
+  scanFilesContract,
+  researchContract,
 ];
 
 export const contractsByName: ReadonlyMap<string, ToolContract> = new Map(toolContracts.map((c) => [c.name, c]));

@@ -33,6 +33,8 @@ export interface ToolContract<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   idempotent: boolean;
   /** Top-level argument/result fields masked in traces, logs and query output. */
   redact: readonly string[];
+  /** `activity`: `run` executes on a worker. `child-run`: the workflow starts a sub-agent run instead. */
+  execution: 'activity' | 'child-run';
 }
 
 export interface ToolContext {
@@ -66,6 +68,7 @@ export function defineToolContract<I extends z.ZodType, O extends z.ZodType>(opt
     timeoutMs: 30_000,
     idempotent: false,
     redact: [],
+    execution: 'activity',
     ...options,
   };
 }

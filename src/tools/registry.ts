@@ -5,6 +5,7 @@ import { createDeleteFile } from './delete-file.ts';
 import { listFiles, readTextFile, writeTextFile } from './file-tools.ts';
 import { EffectLedger } from './ledger.ts';
 import { runCommand } from './run-command.ts';
+import { scanFiles } from './scan-files.ts';
 import { createSendMessage } from './send-message.ts';
 
 export type ToolRegistry = ReadonlyMap<string, Tool>;
@@ -28,5 +29,6 @@ export function builtinTools(dataDir: string): Tool[] {
     createDeleteFile(new EffectLedger(ledgers, 'delete_file')),
     createSendMessage(new EffectLedger(ledgers, 'send_message')),
     runCommand,
+    scanFiles,
   ] as Tool[];
 }

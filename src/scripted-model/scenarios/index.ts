@@ -1,10 +1,13 @@
 import type { Scenario } from '../scenario.ts';
 import deleteApproval from './delete-approval.ts';
 import deleteTwice from './delete-twice.ts';
+import parallel from './parallel.ts';
 import plan from './plan.ts';
 import readTwice from './read-twice.ts';
 import recover from './recover.ts';
+import research from './research.ts';
 import runaway from './runaway.ts';
+import slowScan from './slow-scan.ts';
 
 /** Built-in scenarios, chosen with `model: "scripted:<name>"`. */
 export const builtinScenarios: Readonly<Record<string, Scenario>> = {
@@ -14,4 +17,7 @@ export const builtinScenarios: Readonly<Record<string, Scenario>> = {
   'delete-approval': deleteApproval,
   'delete-twice': deleteTwice,
   'read-twice': readTwice,
+  'slow-scan': slowScan,
+  research,
+  parallel,
 };

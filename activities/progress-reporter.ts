@@ -1,0 +1,48 @@
+import type { Client } from '@temporalio/client';
+import { toolProgressSignal } from '../workflows/messages.ts';
+
+/** At most one progress signal per run and call in this interval; the latest label always gets through. */
+const SIGNAL_EVERY_MS = 300;
+
+/**
+ * Forwards a tool's progress labels to its workflow as signals (so the `state` query and the trace show
+ * them), throttled: a chatty tool costs a few history events per second at most.
+ */
+export class ProgressReporter {
+  private sentAt = 0;
+  private latest: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly client: Client;
+  private readonly target: { workflowId: string; callId: string };
+
+  constructor(client: Client, target: { workflowId: string; callId: string }) {
+    this.client = client;
+    this.target = target;
+  }
+
+  report(label: string): void {
+    this.latest = label;
+    const wait = this.sentAt + SIGNAL_EVERY_MS - Date.now();
+    if (wait <= 0) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), wait);
+  }
+
+  /** Stops sending; a label not yet sent is dropped (the tool has finished). */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private flush(): void {
+    this.timer = null;
+    if (this.latest === null) return;
+    const label = this.latest;
+    this.latest = null;
+    this.sentAt = Date.now();
+    // Progress is best effort: a lost label must never fail the tool.
+    this.client.workflow
+      .getHandle(this.target.workflowId)
+      .signal(toolProgressSignal, { callId: this.target.callId, label })
+      .catch(() => {});
+  }
+}
