@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the harness's own cost on the embedded Temporal server and the scripted model.
  * Prints per-run wall time, harness overhead per turn (run time minus time inside the model server and
- * the tools, over turns) and throughput under concurrency.
+ * the tools, over turns), throughput under concurrency, and cancellation latency (cancel request to the
+ * running tool's signal aborting).
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { AgentClient } from './client.ts';
 import { PROJECT_ROOT } from './paths.ts';
 import { quietTemporalLogs } from './runtime.ts';
 import { startScriptedModelServer } from './scripted-model/server.ts';
+import { observedTools, type ScanObservation } from './instrumented-scan.ts';
 import { median, p95, table } from './stats.ts';
 import { startDevServer } from './temporal-server.ts';
 import { readTrace } from './trace-writer.ts';
@@ -20,6 +22,7 @@ import type { RunInput } from '../workflows/types.ts';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 50);
+const CANCELS = Number(process.env.BENCH_CANCELS ?? 25);
 
 quietTemporalLogs();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-bench-'));
@@ -32,7 +35,8 @@ const address = process.env.TEMPORAL_ADDRESS ?? server!.address;
 const connection = await NativeConnection.connect({ address });
 const scripted = await startScriptedModelServer();
 const taskQueue = `bench-${Date.now().toString(36)}`;
-const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedBaseUrl: scripted.baseUrl });
+const scans = new Map<string, ScanObservation>();
+const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedBaseUrl: scripted.baseUrl, tools: observedTools(scans)(dataDir) });
 const running = worker.run();
 const agents = new AgentClient(new Client({ connection }), taskQueue);
 const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace };
@@ -55,6 +59,15 @@ async function measuredRun(): Promise<Measured> {
   return { wallMs, modelMs: 0, toolMs, turns: result.turns };
 }
 
+async function waitFor<T>(read: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 2000; i++) {
+    const value = read();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('bench: timed out waiting');
+}
+
 try {
   log('warming up...');
   for (let i = 0; i < 5; i++) await measuredRun();
@@ -74,6 +87,20 @@ try {
   const concurrent = await Promise.all(Array.from({ length: CONCURRENT }, () => measuredRun()));
   const concurrentMs = performance.now() - startedAll;
 
+  log(`${CANCELS} cancels of a running scan_files tool...`);
+  const cancelLatency: number[] = [];
+  for (let i = 0; i < CANCELS; i++) {
+    const { runId } = await agents.startRun({ goal: 'Scan the workspace.', model: 'scripted:slow-scan', workspace });
+    const scan = await waitFor(() => scans.get(`${runId}:s1`));
+    // Cancel at a varying point of the scan, so heartbeat phase does not flatter the figure.
+    await new Promise((r) => setTimeout(r, 200 + ((i * 37) % 300)));
+    const requested = performance.now();
+    await agents.cancelRun(runId, 'bench');
+    const aborted = await waitFor(() => scan.abortedAt);
+    cancelLatency.push(aborted - requested);
+    await agents.result(runId);
+  }
+
   const wall = sequential.map((r) => r.wallMs);
   const overheadPerTurn = sequential.map((r) => (r.wallMs - r.modelMs - r.toolMs) / r.turns);
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -87,6 +114,7 @@ try {
         ['model server time per run', fmt(median(sequential.map((r) => r.modelMs))), fmt(p95(sequential.map((r) => r.modelMs))), sequential.length],
         ['tool time per run', fmt(median(sequential.map((r) => r.toolMs))), fmt(p95(sequential.map((r) => r.toolMs))), sequential.length],
         [`wall time per run, ${CONCURRENT} at once`, fmt(median(concurrent.map((r) => r.wallMs))), fmt(p95(concurrent.map((r) => r.wallMs))), CONCURRENT],
+        ['cancel request → tool signal aborted', fmt(median(cancelLatency)), fmt(p95(cancelLatency)), CANCELS],
       ],
     ),
   );

@@ -29,6 +29,7 @@ run/start options:
   --model <name>             scripted:<name|path> or a provider model (default: $MODEL, or scripted:plan
                              without OPENAI_API_KEY/OPENAI_BASE_URL, gpt-4o-mini with them)
   --max-turns <n>  --max-budget <usd>  --max-wall-ms <ms>  --workspace <dir>  --fatal-tool-errors
+  --tools <a,b,...>          the tools the model may use (default: all)
   --no-worker                do not start a worker in this process (use running ones)
 
 environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL,
@@ -48,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
       'max-budget': { type: 'string' },
       'max-wall-ms': { type: 'string' },
       workspace: { type: 'string' },
+      tools: { type: 'string' },
       'fatal-tool-errors': { type: 'boolean' },
       'no-worker': { type: 'boolean' },
       reason: { type: 'string' },
@@ -72,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
         ...(values['max-wall-ms'] ? { maxWallMs: Number(values['max-wall-ms']) } : {}),
       },
       ...(values.workspace ? { workspace: path.resolve(values.workspace) } : {}),
+      ...(values.tools ? { tools: values.tools.split(',').map((t) => t.trim()) } : {}),
       ...(values['fatal-tool-errors'] ? { toolErrorsAreFatal: true } : {}),
     };
   };
@@ -82,7 +85,8 @@ async function main(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'demo':
-      return withRuntime(true, (rt) => runAndWait(rt, runInput(rest.join(' ') || DEMO_GOAL)));
+      // The seed's question, with the seed's two tools.
+      return withRuntime(true, (rt) => runAndWait(rt, { tools: ['list_files', 'read_file'], ...runInput(rest.join(' ') || DEMO_GOAL) }));
     case 'run':
       return withRuntime(!values['no-worker'], (rt) => runAndWait(rt, runInput(rest.join(' '))));
     case 'start':

@@ -31,7 +31,7 @@ test('empty arguments mean an empty object', () => {
 test('bad tool calls explain what to do', () => {
   const unknown = parseToolCall({ id: 'c1', name: 'rm', arguments: '{}' }, contractsByName);
   assert.ok(!unknown.ok);
-  assert.equal(unknown.error, 'unknown tool "rm". The tools that exist are: list_files, read_file, write_file, delete_file, send_message, run_command.');
+  assert.equal(unknown.error, `unknown tool "rm". The tools that exist are: ${[...contractsByName.keys()].join(', ')}.`);
   const badJson = parseToolCall({ id: 'c1', name: 'read_file', arguments: '{path:' }, contractsByName);
   assert.ok(!badJson.ok);
   assert.match(badJson.error, /not valid JSON .* Send a JSON object\.$/);
