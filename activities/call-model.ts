@@ -7,11 +7,15 @@ import type { ToolContract } from '../src/tools/define-tool.ts';
 import { FailureType } from '../workflows/failures.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../workflows/types.ts';
 import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
+import { TranscriptMissingError, type TranscriptStore } from './transcript-store.ts';
+import { modelContextQuery } from '../workflows/messages.ts';
+import type { Client } from '@temporalio/client';
 
 export interface CallModelInput {
   runId: string;
   model: string;
-  messages: ChatMessage[];
+  /** Only what is new since the previous call travels in history: the store holds the rest. */
+  transcript: { prev: string | null; append: ChatMessage[]; head: string };
   toolNames: string[];
   stream: boolean;
 }
@@ -19,7 +23,15 @@ export interface CallModelInput {
 /** How often the activity heartbeats while it waits: the only way a cancel request reaches it. */
 const HEARTBEAT_EVERY_MS = 1000;
 
-export function createCallModel(endpoints: ModelEndpoints, contracts: ReadonlyMap<string, ToolContract>) {
+export interface CallModelDeps {
+  endpoints: ModelEndpoints;
+  contracts: ReadonlyMap<string, ToolContract>;
+  store: TranscriptStore;
+  /** Asks a run for its transcript when a link is missing from this worker's store. */
+  client: Client;
+}
+
+export function createCallModel({ endpoints, contracts, store, client }: CallModelDeps) {
   const toolSchemas = new Map<string, ChatCompletionTool>();
   for (const contract of contracts.values()) {
     toolSchemas.set(contract.name, {
@@ -34,23 +46,24 @@ export function createCallModel(endpoints: ModelEndpoints, contracts: ReadonlyMa
 
   return async function callModel(input: CallModelInput): Promise<ModelReply> {
     const ctx = Context.current();
-    const client = clientFor(input.model, endpoints);
+    const model = clientFor(input.model, endpoints);
     const tools = input.toolNames.map((name) => {
       const schema = toolSchemas.get(name);
       if (!schema) throw ApplicationFailure.nonRetryable(`The worker has no tool "${name}".`, FailureType.toolNotImplemented);
       return schema;
     });
+    const messages = await fullTranscript(input, store, client);
     const request = {
       model: input.model,
-      messages: input.messages.map(toOpenAIMessage),
+      messages: messages.map(toOpenAIMessage),
       ...(tools.length ? { tools } : {}),
     };
     const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
     const started = performance.now();
     try {
       const reply = input.stream
-        ? await streamed(client, request, ctx)
-        : await unary(client, request, ctx.cancellationSignal);
+        ? await streamed(model, request, ctx)
+        : await unary(model, request, ctx.cancellationSignal);
       return { ...reply, modelMs: Math.round(performance.now() - started) };
     } catch (error) {
       throw toActivityFailure(error, ctx.cancellationSignal);
@@ -58,6 +71,28 @@ export function createCallModel(endpoints: ModelEndpoints, contracts: ReadonlyMa
       clearInterval(heartbeat);
     }
   };
+}
+
+async function fullTranscript(input: CallModelInput, store: TranscriptStore, client: Client): Promise<ChatMessage[]> {
+  const { prev, append, head } = input.transcript;
+  if (store.append(prev, append) !== head) {
+    throw ApplicationFailure.nonRetryable(`Transcript link ${head} does not match its content: workflow and worker disagree on canonical JSON.`, 'TranscriptCorrupt');
+  }
+  try {
+    return store.load(head);
+  } catch (error) {
+    if (!(error instanceof TranscriptMissingError)) throw error;
+    // Another host wrote the earlier links: the run holds its current execution's transcript.
+    const context = await client.workflow.getHandle(input.runId).query(modelContextQuery);
+    try {
+      return store.load(context.base).concat(context.messages);
+    } catch (missing) {
+      throw ApplicationFailure.retryable(
+        `${(missing as Error).message}: workers must share AGENT_DATA_DIR/transcripts (a volume) to continue runs that continued-as-new elsewhere.`,
+        'TranscriptMissing',
+      );
+    }
+  }
 }
 
 type Request = { model: string; messages: ChatCompletionMessageParam[]; tools?: ChatCompletionTool[] };

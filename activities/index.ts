@@ -5,19 +5,21 @@ import type { ToolRegistry } from '../src/tools/registry.ts';
 import { createCallModel } from './call-model.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import { createRunTool } from './run-tool.ts';
+import type { TranscriptStore } from './transcript-store.ts';
 
 export interface ActivityDeps {
   endpoints: ModelEndpoints;
   contracts: ReadonlyMap<string, ToolContract>;
   tools: ToolRegistry;
   defaultWorkspace: string;
-  /** A client on the worker's connection: tools report progress to their run through it. */
+  /** A client on the worker's connection: tools report progress through it, the model call reads transcripts. */
   client: Client;
+  transcripts: TranscriptStore;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: createCallModel(deps.endpoints, deps.contracts),
+    callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, store: deps.transcripts, client: deps.client }),
     runTool: createRunTool({ tools: deps.tools, defaultWorkspace: deps.defaultWorkspace, client: deps.client }),
   };
 }

@@ -32,6 +32,7 @@ export const runInputSchema = z.object({
     })
     .strict()
     .optional(),
+  continueAsNewEveryTurns: z.number().int().positive().optional(),
   research: z
     .object({
       maxTurns: z.number().int().positive().optional(),

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { Worker, type InjectedSinks, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
+import { TranscriptStore } from '../activities/transcript-store.ts';
 import type { ModelEndpoints } from '../activities/model-endpoints.ts';
 import type { TraceSinks } from '../workflows/agent.ts';
 import { contractsByName } from './tools/contracts.ts';
@@ -71,6 +72,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       tools,
       defaultWorkspace: options.workspace,
       client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
+      transcripts: new TranscriptStore(path.join(options.dataDir, 'transcripts')),
     }),
     sinks,
     // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.

@@ -20,6 +20,7 @@ import {
   approveSignal,
   approveUpdate,
   cancelReasonSignal,
+  modelContextQuery,
   FINAL_STATE_MEMO,
   rejectSignal,
   rejectUpdate,
@@ -37,6 +38,7 @@ import type { TraceEvent, TraceLine } from './trace-events.ts';
 import type {
   ApprovalDecision,
   ApproveRequest,
+  CarriedState,
   ChatMessage,
   ChildRunSummary,
   Interruption,
@@ -97,13 +99,16 @@ type PreparedCall =
   | { kind: 'duplicate'; of: number }
   | { kind: 'run'; call: ToolCall; contract: ToolContract; args: Record<string, unknown>; shownArgs: string; signature: string | null };
 
-export async function agentWorkflow(input: RunInput): Promise<RunResult> {
+/** Read-only results carried into a new execution stay under this many characters in all. */
+const CARRIED_RESULTS_MAX_CHARS = 256 * 1024;
+
+export async function agentWorkflow(input: RunInput, carried?: CarriedState): Promise<RunResult> {
   const runId = wf.workflowInfo().workflowId;
   const limits: RunLimits = { ...DEFAULT_LIMITS, ...input.limits };
   const offered = offeredTools(input.tools);
   const price = priceOf(input.model);
-  const startedAtMs = Date.now();
-  const state: RunState = {
+  const startedAtMs = carried?.startedAtMs ?? Date.now();
+  const state: RunState = carried?.state ?? {
     runId,
     goal: input.goal,
     model: input.model,
@@ -126,22 +131,31 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
     startedAt: new Date(startedAtMs).toISOString(),
     updatedAt: new Date(startedAtMs).toISOString(),
   };
-  const transcript: ChatMessage[] = [
-    { role: 'system', content: input.system ?? DEFAULT_SYSTEM_PROMPT },
-    { role: 'user', content: input.goal },
-  ];
+  /** This execution's part of the conversation (earlier executions' part is in the store, before `baseHead`). */
+  const transcript: ChatMessage[] = carried
+    ? [...carried.unsent]
+    : [
+        { role: 'system', content: input.system ?? DEFAULT_SYSTEM_PROMPT },
+        { role: 'user', content: input.goal },
+      ];
+  const baseHead = carried?.head ?? null;
+  /** Store head of what the model has been sent, and the messages since (sent with the next call). */
+  let head = baseHead;
+  let unsent: ChatMessage[] = [...transcript];
+  const turnsAtStart = state.turns;
   /** Successful read-only results by `tool:canonical-args`, with the call that produced them. */
-  const readOnlyResults = new Map<string, { content: string; callId: string }>();
+  const readOnlyResults = new Map<string, { content: string; callId: string }>(carried?.readOnlyResults);
   /** Tools running now, by the call key their activity reports progress under. */
   const runningTools = new Map<string, { toolName: string; callId: string }>();
   const decisions = new Map<string, ApprovalDecision>();
-  const usedCallIds = new Set<string>();
-  let mediumRuns = 0;
+  const usedCallIds = new Set<string>(carried?.usedCallIds);
+  let mediumRuns = carried?.mediumRuns ?? 0;
   let cancelReason: string | null = null;
-  let seq = 0;
+  let seq = carried?.seq ?? 0;
 
   wf.setHandler(stateQuery, () => state);
   wf.setHandler(transcriptQuery, () => transcript.map(redactMessage));
+  wf.setHandler(modelContextQuery, () => ({ base: baseHead, messages: transcript }));
   wf.setHandler(toolProgressSignal, ({ callId, label }) => {
     const running = runningTools.get(callId);
     if (!running) return; // a late label from a tool that has finished
@@ -167,8 +181,13 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
       // Children's spend counts against this run's budget.
       const stop = checkLimits({ turns: state.turns, costUsd: state.totalCostUsd, elapsedMs: Date.now() - startedAtMs }, limits);
       if (stop) return finish(stop.status, stop.reason, { interruption: stop.interruption });
+      if (shouldContinueAsNew()) return await continueAsNew();
 
-      const reply = await callModel({ runId, model: input.model, messages: transcript, toolNames: [...offered.keys()], stream: input.stream ?? true });
+      const append = unsent;
+      const next = sha256Hex(canonicalJson({ prev: head, messages: append }));
+      const reply = await callModel({ runId, model: input.model, transcript: { prev: head, append, head: next }, toolNames: [...offered.keys()], stream: input.stream ?? true });
+      head = next;
+      unsent = [];
       // The reply's cost is counted before anything else happens with it.
       state.turns++;
       state.usage.promptTokens += reply.usage.promptTokens;
@@ -188,7 +207,7 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
         costUsd: state.costUsd,
         finish: reply.finishReason,
       });
-      transcript.push(reply.message);
+      record(reply.message);
 
       const calls = reply.message.tool_calls ?? [];
       if (calls.length === 0) return finish('completed', 'final_answer', { output: reply.message.content ?? '' });
@@ -204,10 +223,11 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
       for (const [index, call] of calls.entries()) {
         const message = messages[index]!;
         if (message.failed && input.toolErrorsAreFatal) return finish('failed', 'tool_error', { error: message.content });
-        transcript.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: message.content });
+        record({ role: 'tool', tool_call_id: call.id, name: call.name, content: message.content });
       }
     }
   } catch (error) {
+    if (error instanceof wf.ContinueAsNew) throw error;
     if (wf.isCancellation(error)) {
       const reason = cancelReason ?? 'cancelled through Temporal (no reason given)';
       // The cleanup (state, final trace line, memo) is synchronous, so cancellation cannot cut it short;
@@ -382,7 +402,39 @@ export async function agentWorkflow(input: RunInput): Promise<RunResult> {
     recordDecision(decision());
   }
 
+  // ---- keeping history small ----
+
+  function shouldContinueAsNew(): boolean {
+    const every = input.continueAsNewEveryTurns;
+    return wf.workflowInfo().continueAsNewSuggested || (every !== undefined && state.turns - turnsAtStart >= every);
+  }
+
+  async function continueAsNew(): Promise<never> {
+    // Updates and signals in flight finish here, not in a lost execution.
+    await wf.condition(wf.allHandlersFinished);
+    const info = wf.workflowInfo();
+    emit({ type: 'continued_as_new', turns: state.turns, historyEvents: info.historyLength, historyBytes: info.historySize });
+    let budget = CARRIED_RESULTS_MAX_CHARS;
+    const results = [...readOnlyResults].reverse().filter(([, r]) => (budget -= r.content.length) >= 0);
+    return wf.continueAsNew<typeof agentWorkflow>(input, {
+      version: 1,
+      state,
+      head,
+      unsent,
+      seq,
+      startedAtMs,
+      mediumRuns,
+      usedCallIds: [...usedCallIds],
+      readOnlyResults: results.reverse(),
+    });
+  }
+
   // ---- bookkeeping ----
+
+  function record(message: ChatMessage): void {
+    transcript.push(message);
+    unsent.push(message);
+  }
 
   function emit(event: TraceEvent): void {
     trace.emit({ runId, seq: ++seq, at: new Date().toISOString(), ...event });

@@ -6,6 +6,12 @@ export const stateQuery = defineQuery<RunState>('state');
 /** The conversation so far, with redacted argument fields masked. */
 export const transcriptQuery = defineQuery<ChatMessage[]>('transcript');
 
+/**
+ * Internal: the unredacted transcript of the current execution and the store head it starts from, for a
+ * worker whose transcript store lacks a link. Not for display (use `transcript`).
+ */
+export const modelContextQuery = defineQuery<{ base: string | null; messages: ChatMessage[] }>('modelContext');
+
 /** Carries the canceller's reason; the client sends it right before Temporal's cancel request. */
 export const cancelReasonSignal = defineSignal<[{ reason: string }]>('cancelReason');
 

@@ -97,6 +97,26 @@ export interface RunInput {
   policy?: RunPolicy;
   /** Limits of the research sub-agent runs this run starts (defaults: 6 turns, $0.05, same model). */
   research?: ResearchOptions;
+  /** Continue-as-new after this many turns in one execution (also whenever Temporal suggests it). */
+  continueAsNewEveryTurns?: number;
+}
+
+/**
+ * What a run carries into its next execution when it continues-as-new: references and totals, never the
+ * transcript itself (it is in the transcript store, `head`). Versioned: a newer workflow must read older ones.
+ */
+export interface CarriedState {
+  version: 1;
+  state: RunState;
+  /** Store head of everything the model has been sent; `unsent` follows it. */
+  head: string | null;
+  unsent: ChatMessage[];
+  seq: number;
+  startedAtMs: number;
+  mediumRuns: number;
+  usedCallIds: string[];
+  /** Read-only results kept for deduplication (bounded in size). */
+  readOnlyResults: [signature: string, result: { content: string; callId: string }][];
 }
 
 export interface ResearchOptions {
