@@ -12,6 +12,8 @@ export interface ActivityDeps {
   contracts: ReadonlyMap<string, ToolContract>;
   tools: ToolRegistry;
   defaultWorkspace: string;
+  /** JSONL log of every tool execution attempt. */
+  toolRunLog: string;
   /** A client on the worker's connection: tools report progress through it, the model call reads transcripts. */
   client: Client;
   transcripts: TranscriptStore;
@@ -20,7 +22,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, store: deps.transcripts, client: deps.client }),
-    runTool: createRunTool({ tools: deps.tools, defaultWorkspace: deps.defaultWorkspace, client: deps.client }),
+    runTool: createRunTool({ tools: deps.tools, defaultWorkspace: deps.defaultWorkspace, client: deps.client, runLog: deps.toolRunLog }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
@@ -20,6 +21,8 @@ export interface RunToolInput {
 
 export interface RunToolDeps {
   tools: ToolRegistry;
+  /** Every execution attempt of a tool is appended here (audit: proves what ran, and how often). */
+  runLog: string;
   defaultWorkspace: string;
   /** For progress signals to the run. */
   client: Client;
@@ -31,7 +34,7 @@ const HEARTBEAT_EVERY_MS = 200;
 export const CANCEL_GRACE_MS = 2000;
 
 /** Runs one tool call. A tool's own error becomes the model's tool message; only infrastructure trouble fails the activity. */
-export function createRunTool({ tools, defaultWorkspace, client }: RunToolDeps) {
+export function createRunTool({ tools, defaultWorkspace, client, runLog }: RunToolDeps) {
   return async function runTool(input: RunToolInput): Promise<ToolOutcome> {
     const ctx = Context.current();
     const tool = tools.get(input.toolName);
@@ -42,6 +45,7 @@ export function createRunTool({ tools, defaultWorkspace, client }: RunToolDeps) 
         FailureType.toolNotImplemented,
       );
     }
+    appendFileSync(runLog, JSON.stringify({ at: new Date().toISOString(), runId: input.runId, callId: input.callId, tool: tool.name, attempt: ctx.info.attempt, pid: process.pid }) + '\n');
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     const progress = new ProgressReporter(client, { workflowId: input.runId, callId: input.callId });

@@ -42,7 +42,14 @@ export async function openRuntime(options: { worker: boolean; log?: (line: strin
   let worker: AgentWorker | null = null;
   let running: Promise<void> | null = null;
   if (options.worker) {
-    worker = await createAgentWorker({ connection, namespace: endpoint.namespace, dataDir: dir, workspace: demoWorkspace(dir) });
+    worker = await createAgentWorker({
+      connection,
+      namespace: endpoint.namespace,
+      dataDir: dir,
+      workspace: demoWorkspace(dir),
+      // A scripted model server run elsewhere (tests); otherwise the worker starts its own.
+      ...(process.env.AGENT_SCRIPTED_MODEL_URL ? { scriptedBaseUrl: process.env.AGENT_SCRIPTED_MODEL_URL } : {}),
+    });
     running = worker.run();
   }
   return {

@@ -73,6 +73,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       defaultWorkspace: options.workspace,
       client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
       transcripts: new TranscriptStore(path.join(options.dataDir, 'transcripts')),
+      toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
     }),
     sinks,
     // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
