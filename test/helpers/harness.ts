@@ -52,13 +52,15 @@ export interface HarnessOptions {
   /** The worker's tools (default: the built-in ones). */
   tools?: (dataDir: string) => Tool[];
   dataConverter?: DataConverter;
+  /** A Temporal server of the test's own (default: the test run's). */
+  address?: string;
 }
 
 export async function startHarness(name: string, options: HarnessOptions = {}): Promise<Harness> {
   quietTemporalLogs();
   let ownServer: TemporalEndpoint | null = null;
   const dataDir = mkdtempSync(path.join(tmpdir(), `agent-test-${name}-`));
-  let address = process.env.TEMPORAL_ADDRESS;
+  let address = options.address ?? process.env.TEMPORAL_ADDRESS;
   if (!address) {
     ownServer = await startDevServer({ dataDir, port: 17233 + Math.floor(Math.random() * 1000) });
     address = ownServer.address;
