@@ -4,7 +4,7 @@
  * the tools, over turns), throughput under concurrency, and cancellation latency (cancel request to the
  * running tool's signal aborting).
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
@@ -13,6 +13,7 @@ import { AgentClient } from './client.ts';
 import { PROJECT_ROOT } from './paths.ts';
 import { quietTemporalLogs } from './runtime.ts';
 import { startScriptedModelServer } from './scripted-model/server.ts';
+import { historyWeight } from './history-size.ts';
 import { observedTools, type ScanObservation } from './instrumented-scan.ts';
 import { median, p95, table } from './stats.ts';
 import { startDevServer } from './temporal-server.ts';
@@ -23,11 +24,17 @@ import type { RunInput } from '../workflows/types.ts';
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 100);
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 50);
 const CANCELS = Number(process.env.BENCH_CANCELS ?? 25);
+const HISTORY_TURNS = (process.env.BENCH_HISTORY_TURNS ?? '50,100,200,500').split(',').map(Number);
+const TOOL_OUTPUT_BYTES = 4096;
 
 quietTemporalLogs();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-bench-'));
 const workspace = path.join(dataDir, 'workspace');
 cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
+mkdirSync(path.join(workspace, 'big'));
+for (let i = 0; i < Math.max(...HISTORY_TURNS); i++) {
+  writeFileSync(path.join(workspace, 'big', `file-${i}.txt`), `file ${i} `.padEnd(TOOL_OUTPUT_BYTES, 'x'));
+}
 const log = (line: string) => console.error(line);
 
 const server = process.env.TEMPORAL_ADDRESS ? null : await startDevServer({ dataDir, port: 37233 + Math.floor(Math.random() * 1000), log });
@@ -38,7 +45,8 @@ const taskQueue = `bench-${Date.now().toString(36)}`;
 const scans = new Map<string, ScanObservation>();
 const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedBaseUrl: scripted.baseUrl, tools: observedTools(scans)(dataDir) });
 const running = worker.run();
-const agents = new AgentClient(new Client({ connection }), taskQueue);
+const temporal = new Client({ connection });
+const agents = new AgentClient(temporal, taskQueue);
 const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace };
 
 interface Measured {
@@ -57,6 +65,10 @@ async function measuredRun(): Promise<Measured> {
   const trace = readTrace(path.join(dataDir, 'traces'), runId);
   const toolMs = trace.reduce((sum, line) => sum + (line.type === 'tool_result' ? line.ms : 0), 0);
   return { wallMs, modelMs: 0, toolMs, turns: result.turns };
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 }
 
 async function waitFor<T>(read: () => T | undefined): Promise<T> {
@@ -101,6 +113,35 @@ try {
     await agents.result(runId);
   }
 
+  const historyRows: (string | number)[][] = [];
+  for (const turns of HISTORY_TURNS) {
+    log(`history size: a ${turns}-turn run reading ${TOOL_OUTPUT_BYTES} bytes per turn...`);
+    const before = scripted.requests.length;
+    const started = performance.now();
+    const { runId } = await agents.startRun({
+      goal: `Please read ${turns} files.`,
+      model: 'scripted:read-many',
+      tools: ['read_file'],
+      workspace,
+      limits: { maxTurns: turns + 1, maxBudgetUsd: 1e6 },
+    });
+    const result = await agents.result(runId);
+    if (result.status !== 'completed') throw new Error(`history run ended ${result.status}: ${result.error}`);
+    const weight = await historyWeight(temporal, runId);
+    // What the same run would have put in history had every model call carried the whole transcript.
+    const wholeTranscript = scripted.requests.slice(before).reduce((sum, r) => sum + JSON.stringify(r.messages).length, 0);
+    historyRows.push([
+      result.turns,
+      weight.executions,
+      weight.events.toLocaleString('en-US'),
+      mib(weight.bytes),
+      `${Math.round(weight.bytes / result.turns / 1024)} KiB`,
+      `${Math.round(weight.largestEventBytes / 1024)} KiB`,
+      mib(wholeTranscript),
+      `${((performance.now() - started) / 1000).toFixed(1)} s`,
+    ]);
+  }
+
   const wall = sequential.map((r) => r.wallMs);
   const overheadPerTurn = sequential.map((r) => (r.wallMs - r.modelMs - r.toolMs) / r.turns);
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -117,6 +158,10 @@ try {
         ['cancel request → tool signal aborted', fmt(median(cancelLatency)), fmt(p95(cancelLatency)), CANCELS],
       ],
     ),
+  );
+  console.log(`\nhistory size, ${TOOL_OUTPUT_BYTES} B tool output per turn (all executions of the run; continue-as-new when Temporal suggests it)\n`);
+  console.log(
+    table(['turns', 'executions', 'events', 'history', 'per turn', 'largest event', 'whole-transcript design', 'run time'], historyRows),
   );
   console.log(`\nthroughput: ${CONCURRENT} concurrent runs in ${fmt(concurrentMs)} = ${(CONCURRENT / (concurrentMs / 1000)).toFixed(1)} runs/s`);
 } finally {

@@ -3,6 +3,7 @@ import deleteApproval from './delete-approval.ts';
 import deleteTwice from './delete-twice.ts';
 import parallel from './parallel.ts';
 import plan from './plan.ts';
+import readMany from './read-many.ts';
 import readTwice from './read-twice.ts';
 import recover from './recover.ts';
 import research from './research.ts';
@@ -20,4 +21,5 @@ export const builtinScenarios: Readonly<Record<string, Scenario>> = {
   'slow-scan': slowScan,
   research,
   parallel,
+  'read-many': readMany,
 };
