@@ -21,6 +21,7 @@ const USAGE = `usage: agent <command> [options]
   cancel <runId>             cancel a run             [--reason "..."]
   approve <runId> [callId]   show the pending call's final arguments and approve it   [--yes] [--by name]
   reject <runId> [callId]    reject the pending call  [--reason "..."] [--by name]
+  answer <runId> "<text>"    answer the question the agent asked (ask_user)
   trace <runId>              print a run's trace (JSONL)
   worker                     run a worker until Ctrl-C
   server                     run the embedded Temporal dev server until Ctrl-C
@@ -133,6 +134,14 @@ async function main(argv: string[]): Promise<number> {
         console.log(`approved ${pending.callId}`);
         return 0;
       });
+    case 'answer':
+      return withRuntime(false, async (rt) => {
+        const text = rest.slice(1).join(' ');
+        if (!text) throw new UsageError(`"answer" needs the text: agent answer ${runId()} "your answer"`);
+        const { callId } = await rt.agents.answer(runId(), text);
+        console.log(`answered ${callId}`);
+        return 0;
+      });
     case 'trace': {
       const lines = readTrace(path.join(dataDir(), 'traces'), runId());
       if (!lines.length) throw new UsageError(`No trace for "${runId()}" in ${path.join(dataDir(), 'traces')}.`);
@@ -184,9 +193,11 @@ function watchProgress(rt: Runtime, runId: string, started: number): { stop(): v
       .getState(runId)
       .then((state) => {
         const line =
-          state.status === 'waiting_approval' && state.pending
+          state.pending?.kind === 'approval'
             ? `waiting for approval of ${state.pending.toolName} ${JSON.stringify(state.pending.args)}: agent approve ${runId}  |  agent reject ${runId} --reason "..."`
-            : state.progress
+            : state.pending?.kind === 'input'
+              ? `the agent asks: ${state.pending.question}  (agent answer ${runId} "...")`
+              : state.progress
               ? `progress: ${state.progress}`
               : '';
         if (line && line !== last) log(`${line}  (t+${Math.round(performance.now() - started)} ms)`);

@@ -7,6 +7,7 @@ import { CancelledFailure, WorkflowFailedError, WorkflowUpdateFailedError, type 
 import type { agentWorkflow } from '../workflows/agent.ts';
 import {
   AGENT_WORKFLOW_TYPE,
+  answerUpdate,
   approveSignal,
   approveUpdate,
   cancelReasonSignal,
@@ -28,6 +29,11 @@ export class RunNotFoundError extends Error {
 /** The run refused a decision (unknown or decided call, stale argsHash); the run is untouched. */
 export class ApprovalRefusedError extends Error {
   override readonly name = 'ApprovalRefusedError';
+}
+
+/** The run refused an answer (it is not waiting for input, or the call id is not the pending one). */
+export class AnswerRefusedError extends Error {
+  override readonly name = 'AnswerRefusedError';
 }
 
 /** `wait: false` sends the decision as a signal: no answer, and an invalid one is only recorded in the trace. */
@@ -123,6 +129,17 @@ export class AgentClient {
       return await send();
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) throw new ApprovalRefusedError(failureText(error));
+      throw error;
+    }
+  }
+
+  /** Answers the question the run asked (ask_user); refused unless it is waiting for input. */
+  async answer(runId: string, text: string, request: { callId?: string; by?: string } = {}): Promise<{ callId: string }> {
+    const handle = this.handle(runId);
+    try {
+      return await handle.executeUpdate(answerUpdate, { args: [{ text, ...request }] });
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new AnswerRefusedError(failureText(error));
       throw error;
     }
   }

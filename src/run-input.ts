@@ -18,7 +18,12 @@ export const runInputSchema = z.object({
       maxTurns: z.number().int().positive().optional(),
       maxBudgetUsd: z.number().positive().optional(),
       maxWallMs: z.number().int().positive().optional(),
+      maxToolCalls: z.number().int().nonnegative().optional(),
+      maxRepeatedCalls: z.number().int().nonnegative().optional(),
+      maxStaleTurns: z.number().int().nonnegative().optional(),
+      maxPolicyDenials: z.number().int().positive().optional(),
     })
+    .strict()
     .optional(),
   toolErrorsAreFatal: z.boolean().optional(),
   workspace: z.string().refine((p) => p.startsWith('/'), 'workspace must be an absolute path').optional(),
@@ -31,6 +36,17 @@ export const runInputSchema = z.object({
       approvalTimeoutMs: z.number().int().positive().optional(),
     })
     .strict()
+    .optional(),
+  outputSchema: z
+    .record(z.string(), z.unknown())
+    .refine((schema) => {
+      try {
+        z.fromJSONSchema(schema);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'outputSchema is not a JSON Schema zod can read')
     .optional(),
   continueAsNewEveryTurns: z.number().int().positive().optional(),
   research: z

@@ -18,6 +18,8 @@ after(async () => {
 });
 
 const GOAL = 'Which log file mentions a timeout?';
+/** runaway repeats one call forever: these tests are about the turn and budget caps, not repetition. */
+const NO_REPETITION_STOPS = { maxRepeatedCalls: 0, maxStaleTurns: 0 };
 
 describe('plan', () => {
   test('completes in 3 turns with 2 tool runs, rising prompt tokens and exact cost', async () => {
@@ -59,7 +61,7 @@ describe('plan', () => {
 });
 
 test('runaway with maxTurns 20 stops after exactly 20 turns with an empty answer', async () => {
-  const result = await h.run({ goal: GOAL, model: 'scripted:runaway', limits: { maxTurns: 20 } });
+  const result = await h.run({ goal: GOAL, model: 'scripted:runaway', limits: { maxTurns: 20, ...NO_REPETITION_STOPS } });
   assert.equal(result.status, 'max_turns_exceeded');
   assert.deepEqual(result.interruption, { type: 'max_turns' });
   assert.equal(result.turns, 20);
@@ -90,7 +92,7 @@ describe('recover', () => {
 
 test('a budget cap stops the run with the cost at or below the cap plus one reply', async () => {
   const cap = 0.004;
-  const result = await h.run({ goal: GOAL, model: 'scripted:runaway', limits: { maxBudgetUsd: cap, maxTurns: 100 } });
+  const result = await h.run({ goal: GOAL, model: 'scripted:runaway', limits: { maxBudgetUsd: cap, maxTurns: 100, ...NO_REPETITION_STOPS } });
   assert.equal(result.status, 'budget_exceeded');
   assert.deepEqual(result.interruption, { type: 'max_budget' });
   const turns = h.trace(result.runId).filter((l) => l.type === 'turn');

@@ -21,7 +21,8 @@ const accessLog = () => path.join(h.workspace, 'access.log');
 async function startDeleteApproval() {
   const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:delete-approval', workspace: h.workspace });
   const state = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval request');
-  return { runId, pending: state.pending! };
+  assert.ok(state.pending?.kind === 'approval');
+  return { runId, pending: state.pending };
 }
 
 describe('delete-approval', () => {
@@ -136,10 +137,10 @@ test('a stale signal is recorded as refused and changes nothing', async () => {
 test('several calls in one reply are decided one by one, in order', async () => {
   const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('two-deletes.ts'), workspace: h.workspace });
   const first = await h.waitForState(runId, (s) => s.pending?.callId === 'x1', 'the first approval');
-  assert.deepEqual(first.pending?.args, { path: 'access.log' });
+  assert.deepEqual(first.pending?.kind === 'approval' && first.pending.args, { path: 'access.log' });
   await h.agents.approve(runId);
   const second = await h.waitForState(runId, (s) => s.pending?.callId === 'x2', 'the second approval');
-  assert.deepEqual(second.pending?.args, { path: 'notes.txt' });
+  assert.deepEqual(second.pending?.kind === 'approval' && second.pending.args, { path: 'notes.txt' });
   await h.agents.reject(runId, { reason: 'keep the notes' });
   const result = await h.agents.result(runId);
   assert.match(result.output!, /^Deleted access\.log\.\nNot done: delete_file\({"path":"notes.txt"}\) was NOT run/);

@@ -100,7 +100,8 @@ test('killed while waiting for approval: the approval sent with no worker is not
   writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
   let worker = await spawnWorker(h, address!);
   const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('durable.ts'), workspace: h.workspace });
-  const pending = (await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval')).pending!;
+  const { pending } = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+  assert.ok(pending?.kind === 'approval');
   await worker.kill();
   await h.agents.approve(runId, { callId: pending.callId, argsHash: pending.argsHash }, { wait: false });
   worker = await spawnWorker(h, address!);

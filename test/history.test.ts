@@ -17,7 +17,7 @@ after(async () => {
 const GOAL = 'Which log file mentions a timeout?';
 
 test('a run that continues-as-new every 3 turns keeps its id, its totals and one trace stream', async () => {
-  const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:runaway', workspace: h.workspace, limits: { maxTurns: 10 }, continueAsNewEveryTurns: 3 });
+  const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:runaway', workspace: h.workspace, limits: { maxTurns: 10, maxRepeatedCalls: 0, maxStaleTurns: 0 }, continueAsNewEveryTurns: 3 });
   const result = await h.agents.result(runId);
   assert.equal(result.status, 'max_turns_exceeded');
   assert.equal(result.turns, 10);

@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { contractsByName } from '../src/tools/contracts.ts';
-import { checkLimits } from '../workflows/limits.ts';
+import { checkLimits, DEFAULT_LIMITS } from '../workflows/limits.ts';
 import { parseToolCall } from '../workflows/tool-calls.ts';
 
 test('limits are checked in the order wall time, turns, cost', () => {
-  const limits = { maxTurns: 3, maxBudgetUsd: 0.01, maxWallMs: 1000 };
+  const limits = { ...DEFAULT_LIMITS, maxTurns: 3, maxBudgetUsd: 0.01, maxWallMs: 1000 };
   assert.equal(checkLimits({ turns: 0, costUsd: 0, elapsedMs: 0 }, limits), null);
   assert.equal(checkLimits({ turns: 3, costUsd: 1, elapsedMs: 1000 }, limits)?.reason, 'max_time');
   assert.equal(checkLimits({ turns: 3, costUsd: 1, elapsedMs: 0 }, limits)?.reason, 'max_turns');

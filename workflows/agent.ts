@@ -8,6 +8,7 @@
  * `research` as a child run of this same workflow) and their results go back in the model's order.
  */
 import * as wf from '@temporalio/workflow';
+import { z } from 'zod';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
@@ -15,9 +16,11 @@ import type { ToolContract } from '../src/tools/define-tool.ts';
 import { denialText, formatDuration, rejectionText } from './approval-text.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { FailureType } from './failures.ts';
-import { checkLimits, DEFAULT_LIMITS } from './limits.ts';
+import { checkLimits, DEFAULT_LIMITS, type LimitStop } from './limits.ts';
+import { checkCall, checkTurn, newProgressGuard, withWarning } from './progress-guard.ts';
 import {
   approveSignal,
+  answerUpdate,
   approveUpdate,
   cancelReasonSignal,
   modelContextQuery,
@@ -36,6 +39,7 @@ import { sha256Hex } from './sha256.ts';
 import { parseToolCall, toolErrorText } from './tool-calls.ts';
 import type { TraceEvent, TraceLine } from './trace-events.ts';
 import type {
+  AnswerRequest,
   ApprovalDecision,
   ApproveRequest,
   CarriedState,
@@ -97,14 +101,26 @@ type PreparedCall =
   | { kind: 'answered'; message: ToolMessage }
   /** Identical to an earlier read-only call in the same reply: shares its result. */
   | { kind: 'duplicate'; of: number }
-  | { kind: 'run'; call: ToolCall; contract: ToolContract; args: Record<string, unknown>; shownArgs: string; signature: string | null };
+  | { kind: 'run'; call: ToolCall; contract: ToolContract; args: Record<string, unknown>; shownArgs: string; signature: string | null; warning: string | null };
+
+/** Thrown from inside a turn to end the run with a limit's verdict (tool-call cap, no progress, policy). */
+class RunStopped extends Error {
+  readonly stop: LimitStop;
+  constructor(stop: LimitStop) {
+    super(stop.reason);
+    this.stop = stop;
+  }
+}
 
 /** Read-only results carried into a new execution stay under this many characters in all. */
 const CARRIED_RESULTS_MAX_CHARS = 256 * 1024;
 
 export async function agentWorkflow(input: RunInput, carried?: CarriedState): Promise<RunResult> {
   const runId = wf.workflowInfo().workflowId;
-  const limits: RunLimits = { ...DEFAULT_LIMITS, ...input.limits };
+  // Runs started before these stops existed keep behaving as they did (their histories must replay).
+  const limits: RunLimits = wf.patched('no-progress-and-policy-stops')
+    ? { ...DEFAULT_LIMITS, ...input.limits }
+    : { ...DEFAULT_LIMITS, maxRepeatedCalls: 0, maxStaleTurns: 0, maxPolicyDenials: Number.POSITIVE_INFINITY, ...input.limits };
   const offered = offeredTools(input.tools);
   const price = priceOf(input.model);
   const startedAtMs = carried?.startedAtMs ?? Date.now();
@@ -152,6 +168,13 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   let mediumRuns = carried?.mediumRuns ?? 0;
   let cancelReason: string | null = null;
   let seq = carried?.seq ?? 0;
+  const guard = carried?.progressGuard ?? newProgressGuard();
+  let policyDenials = carried?.policyDenials ?? 0;
+  let outputRepairs = carried?.outputRepairs ?? 0;
+  const outputSchema = input.outputSchema ? z.fromJSONSchema(input.outputSchema) : null;
+  /** The answer the user gives to the pending ask_user question. */
+  let userAnswer: { callId: string; text: string } | null = null;
+  let wallTimeUp = false;
 
   wf.setHandler(stateQuery, () => state);
   wf.setHandler(transcriptQuery, () => transcript.map(redactMessage));
@@ -172,10 +195,56 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   wf.setHandler(rejectUpdate, (request) => recordDecision(rejection(request)), {
     validator: (request: RejectRequest) => checkDecision(request.callId),
   });
+  wf.setHandler(
+    answerUpdate,
+    (request) => {
+      const callId = request.callId ?? state.pending!.callId;
+      userAnswer = { callId, text: request.text };
+      return { callId };
+    },
+    {
+      validator: (request: AnswerRequest) => {
+        const pending = state.pending;
+        if (pending?.kind !== 'input' || userAnswer) throw new Error(`Run ${runId} is not waiting for an answer (status ${state.status}).`);
+        if (request.callId && request.callId !== pending.callId) throw new Error(`The pending question is call "${pending.callId}", not "${request.callId}".`);
+        if (!request.text.trim()) throw new Error('The answer is empty.');
+      },
+    },
+  );
   wf.setHandler(approveSignal, (request) => decideBySignal(request.callId, () => ({ decision: 'approved', callId: request.callId, by: request.by }), request.argsHash));
   wf.setHandler(rejectSignal, (request) => decideBySignal(request.callId, () => rejection(request)));
 
+  // The wall-time limit is a durable timer that cancels whatever is in flight (model call, tool, a wait).
+  const loopScope = new wf.CancellationScope();
+  if (limits.maxWallMs !== undefined) {
+    const left = Math.max(0, limits.maxWallMs - (Date.now() - startedAtMs));
+    void wf.CancellationScope.nonCancellable(() => wf.sleep(left)).then(() => {
+      wallTimeUp = true;
+      loopScope.cancel();
+    });
+  }
   try {
+    return await loopScope.run(runLoop);
+  } catch (error) {
+    if (error instanceof wf.ContinueAsNew) throw error;
+    if (error instanceof RunStopped) return finish(error.stop.status, error.stop.reason, { interruption: error.stop.interruption });
+    if (wf.isCancellation(error) && wallTimeUp && !wf.CancellationScope.current().consideredCancelled) {
+      return finish('budget_exceeded', 'max_time', { interruption: { type: 'max_time' } });
+    }
+    if (wf.isCancellation(error)) {
+      const reason = cancelReason ?? 'cancelled through Temporal (no reason given)';
+      // The cleanup (state, final trace line, memo) is synchronous, so cancellation cannot cut it short;
+      // then the cancellation is rethrown so Temporal records the run as cancelled.
+      finish('interrupted', 'cancelled', { interruption: { type: 'cancelled', reason } });
+      throw error;
+    }
+    if (error instanceof wf.ActivityFailure) {
+      return finish('failed', 'model_error', { error: failureMessage(error) });
+    }
+    return finish('failed', 'workflow_error', { error: error instanceof Error ? error.message : String(error) });
+  }
+
+  async function runLoop(): Promise<RunResult> {
     for (;;) {
       if (wf.CancellationScope.current().consideredCancelled) throw new wf.CancelledFailure('run cancelled');
       // Children's spend counts against this run's budget.
@@ -210,7 +279,14 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       record(reply.message);
 
       const calls = reply.message.tool_calls ?? [];
-      if (calls.length === 0) return finish('completed', 'final_answer', { output: reply.message.content ?? '' });
+      if (calls.length === 0) {
+        const answer = reply.message.content ?? '';
+        const broken = outputSchema ? contractError(answer) : null;
+        if (!broken) return finish('completed', 'final_answer', { output: answer });
+        if (outputRepairs++ >= 1) return finish('failed', 'output_contract', { output: answer, error: `The answer broke the output contract twice: ${broken}` });
+        record({ role: 'user', content: `Your answer does not meet the required output contract: ${broken}. Reply again with only an answer that does.` });
+        continue;
+      }
 
       const prepared: PreparedCall[] = [];
       const inThisReply = new Map<string, { index: number; callId: string }>();
@@ -220,25 +296,15 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
         results.push(p.kind === 'answered' ? Promise.resolve(p.message) : p.kind === 'duplicate' ? results[p.of]! : execute(p));
       }
       const messages = await Promise.all(results);
+      const turnVerdict = checkTurn(guard, messages.map((m) => m.content), limits.maxStaleTurns);
+      if (turnVerdict.action === 'stop') throw new RunStopped({ status: 'interrupted', reason: 'no_progress', interruption: { type: 'no_progress', detail: turnVerdict.detail } });
+      if (turnVerdict.action === 'warn') messages[messages.length - 1] = { ...messages.at(-1)!, content: withWarning(messages.at(-1)!.content, turnVerdict.message) };
       for (const [index, call] of calls.entries()) {
         const message = messages[index]!;
         if (message.failed && input.toolErrorsAreFatal) return finish('failed', 'tool_error', { error: message.content });
         record({ role: 'tool', tool_call_id: call.id, name: call.name, content: message.content });
       }
     }
-  } catch (error) {
-    if (error instanceof wf.ContinueAsNew) throw error;
-    if (wf.isCancellation(error)) {
-      const reason = cancelReason ?? 'cancelled through Temporal (no reason given)';
-      // The cleanup (state, final trace line, memo) is synchronous, so cancellation cannot cut it short;
-      // then the cancellation is rethrown so Temporal records the run as cancelled.
-      finish('interrupted', 'cancelled', { interruption: { type: 'cancelled', reason } });
-      throw error;
-    }
-    if (error instanceof wf.ActivityFailure) {
-      return finish('failed', 'model_error', { error: failureMessage(error) });
-    }
-    return finish('failed', 'workflow_error', { error: error instanceof Error ? error.message : String(error) });
   }
 
   // ---- one tool call: validate → deduplicate → policy → approval, then run ----
@@ -249,6 +315,11 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     if (!parsed.ok) return { kind: 'answered', message: { content: toolErrorText(parsed.error), failed: true } };
     const { contract, args } = parsed;
     const shownArgs = JSON.stringify(redactFields(args, contract.redact));
+    const callVerdict = checkCall(guard, `${contract.name}:${canonicalJson(args)}`, limits.maxRepeatedCalls);
+    if (callVerdict.action === 'stop') throw new RunStopped({ status: 'interrupted', reason: 'no_progress', interruption: { type: 'no_progress', detail: callVerdict.detail } });
+    const warn = (message: ToolMessage): ToolMessage => (callVerdict.action === 'warn' ? { ...message, content: withWarning(message.content, callVerdict.message) } : message);
+
+    if (contract.execution === 'user-input') return { kind: 'answered', message: warn({ content: await askUser(call.id, String(args.question)), failed: false }) };
 
     const signature = contract.readOnly ? `${contract.name}:${canonicalJson(args)}` : null;
     if (signature) {
@@ -256,7 +327,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       const sameReply = inThisReply.get(signature);
       if (earlier || sameReply !== undefined) {
         emit({ type: 'tool_deduplicated', toolName: contract.name, callId: call.id, sameAs: (earlier ?? sameReply)!.callId });
-        return earlier ? { kind: 'answered', message: { content: earlier.content, failed: false } } : { kind: 'duplicate', of: sameReply!.index };
+        return earlier ? { kind: 'answered', message: warn({ content: earlier.content, failed: false }) } : { kind: 'duplicate', of: sameReply!.index };
       }
       inThisReply.set(signature, { index, callId: call.id });
     }
@@ -264,6 +335,9 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     const verdict = decide(contract, mediumRuns, input.policy);
     if (verdict.action === 'deny') {
       emit({ type: 'tool_denied', toolName: contract.name, callId: call.id, why: verdict.why });
+      if (++policyDenials >= limits.maxPolicyDenials) {
+        throw new RunStopped({ status: 'interrupted', reason: 'policy', interruption: { type: 'policy', denials: policyDenials } });
+      }
       return { kind: 'answered', message: { content: denialText(contract.name, verdict.why), failed: false } };
     }
     if (verdict.action === 'ask') {
@@ -271,7 +345,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       if (decision.decision === 'rejected') return { kind: 'answered', message: { content: rejectionText(contract.name, shownArgs, decision), failed: false } };
     }
     if (contract.risk === 'medium') mediumRuns++;
-    return { kind: 'run', call, contract, args, shownArgs, signature };
+    return { kind: 'run', call, contract, args, shownArgs, signature, warning: callVerdict.action === 'warn' ? callVerdict.message : null };
   }
 
   async function execute(p: Extract<PreparedCall, { kind: 'run' }>): Promise<ToolMessage> {
@@ -281,6 +355,9 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     for (let n = 2; usedCallIds.has(callKey); n++) callKey = `${call.id}~${n}`;
     usedCallIds.add(callKey);
 
+    if (limits.maxToolCalls !== undefined && state.toolRuns >= limits.maxToolCalls) {
+      throw new RunStopped({ status: 'budget_exceeded', reason: 'max_tool_calls', interruption: { type: 'max_tool_calls' } });
+    }
     emit({ type: 'tool_start', toolName: contract.name, callId: call.id, args: p.shownArgs });
     state.toolRuns++;
     runningTools.set(callKey, { toolName: contract.name, callId: call.id });
@@ -300,7 +377,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     const { ok, content, ms } = outcome;
     emit({ type: 'tool_result', toolName: contract.name, callId: call.id, ms, ok, ...(ok ? {} : { error: content }) });
     if (ok && p.signature) readOnlyResults.set(p.signature, { content, callId: call.id });
-    return { content, failed: !ok };
+    return { content: p.warning ? withWarning(content, p.warning) : content, failed: !ok };
   }
 
   /** The research tool: the same agent loop as a child workflow, read-only tools, its own transcript and limits. */
@@ -346,6 +423,34 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     return state.children.reduce((sum, c) => sum + c.costUsd, 0);
   }
 
+  async function askUser(callId: string, question: string): Promise<string> {
+    userAnswer = null;
+    state.pending = { kind: 'input', callId, question, requestedAt: new Date().toISOString() };
+    state.status = 'waiting_input';
+    touch();
+    emit({ type: 'input_required', callId, question });
+    await wf.condition(() => userAnswer?.callId === callId);
+    const text = userAnswer!.text;
+    userAnswer = null;
+    state.pending = null;
+    state.status = 'running';
+    touch();
+    emit({ type: 'input_received', callId });
+    return text;
+  }
+
+  /** Why `answer` breaks the output contract, or null when it meets it. */
+  function contractError(answer: string): string | null {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(answer.trim());
+    } catch (error) {
+      return `the answer is not JSON (${(error as Error).message})`;
+    }
+    const result = outputSchema!.safeParse(parsed);
+    return result.success ? null : z.prettifyError(result.error).replace(/\n/g, '; ');
+  }
+
   async function askApproval(callId: string, contract: ToolContract, args: Record<string, unknown>, why: string): Promise<ApprovalDecision> {
     const argsHash = sha256Hex(canonicalJson(args));
     const shown = redactFields(args, contract.redact);
@@ -380,7 +485,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     const earlier = decisions.get(callId);
     if (earlier) throw new Error(`Call "${callId}" was already ${earlier.decision}; a decision cannot be changed.`);
     const pending = state.pending;
-    if (!pending) throw new Error(`No approval is pending in run ${runId}, so there is nothing to decide for call "${callId}".`);
+    if (pending?.kind !== 'approval') throw new Error(`No approval is pending in run ${runId}, so there is nothing to decide for call "${callId}".`);
     if (pending.callId !== callId) throw new Error(`No approval is pending for call "${callId}"; the pending call is "${pending.callId}" (${pending.toolName}).`);
     if (argsHash !== undefined && argsHash !== pending.argsHash) {
       throw new Error(`argsHash does not match the arguments of call "${callId}" (${pending.toolName}); read the run's state and approve the arguments it shows.`);
@@ -426,6 +531,9 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       mediumRuns,
       usedCallIds: [...usedCallIds],
       readOnlyResults: results.reverse(),
+      progressGuard: guard,
+      policyDenials,
+      outputRepairs,
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Interruption, RunLimits, RunStatus, StopReason } from './types.ts';
 
-export const DEFAULT_LIMITS: RunLimits = { maxTurns: 20, maxBudgetUsd: 1.0 };
+export const DEFAULT_LIMITS: RunLimits = { maxTurns: 20, maxBudgetUsd: 1.0, maxRepeatedCalls: 3, maxStaleTurns: 8, maxPolicyDenials: 3 };
 
 export interface LimitStop {
   status: RunStatus;

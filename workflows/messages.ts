@@ -1,6 +1,6 @@
 /** The agent workflow's messages, shared by the workflow and the client. */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ApprovalDecision, ApproveRequest, ChatMessage, RejectRequest, RunState } from './types.ts';
+import type { AnswerRequest, ApprovalDecision, ApproveRequest, ChatMessage, RejectRequest, RunState } from './types.ts';
 
 export const stateQuery = defineQuery<RunState>('state');
 /** The conversation so far, with redacted argument fields masked. */
@@ -24,6 +24,9 @@ export const rejectSignal = defineSignal<[RejectRequest]>('reject');
 
 /** A running tool's latest progress label (sent by the tool activity, throttled). */
 export const toolProgressSignal = defineSignal<[{ callId: string; label: string }]>('toolProgress');
+
+/** Answers the pending ask_user question; refused unless the run is waiting for input. */
+export const answerUpdate = defineUpdate<{ callId: string }, [AnswerRequest]>('answer');
 
 export const AGENT_WORKFLOW_TYPE = 'agentWorkflow';
 /** Memo key holding the final state of a closed run (readable without a worker). */

@@ -21,6 +21,8 @@ export type TraceEvent =
   | { type: 'approval_decided'; toolName: string; callId: string; decision: 'approved' | 'rejected'; reason?: string; by?: string }
   /** A decision sent as a signal that could not apply (unknown call, stale hash, already decided). */
   | { type: 'approval_refused'; callId: string; error: string }
+  | { type: 'input_required'; callId: string; question: string }
+  | { type: 'input_received'; callId: string }
   /** The run goes on in a fresh execution (same run id) to keep its history small. */
   | { type: 'continued_as_new'; turns: number; historyEvents: number; historyBytes: number }
   | { type: 'run_stopped'; status: RunStatus; reason: StopReason | null; turns: number; toolRuns: number; costUsd: number };

@@ -28,7 +28,11 @@ export type Interruption =
   | { type: 'cancelled'; reason: string }
   | { type: 'max_turns' }
   | { type: 'max_budget' }
-  | { type: 'max_time' };
+  | { type: 'max_time' }
+  | { type: 'max_tool_calls' }
+  /** The model kept repeating itself: `detail` says how. */
+  | { type: 'no_progress'; detail: string }
+  | { type: 'policy'; denials: number };
 
 /** Machine-readable reason recorded with every stop. */
 export type StopReason =
@@ -37,6 +41,10 @@ export type StopReason =
   | 'max_turns'
   | 'max_budget'
   | 'max_time'
+  | 'max_tool_calls'
+  | 'no_progress'
+  | 'output_contract'
+  | 'policy'
   | 'model_error'
   | 'tool_error'
   | 'workflow_error';
@@ -64,8 +72,16 @@ export interface RunLimits {
   maxTurns: number;
   /** Spend allowed (USD) before the run stops with `budget_exceeded`. */
   maxBudgetUsd: number;
-  /** Wall time allowed (ms of workflow time) before the run stops with `budget_exceeded`. */
+  /** Wall time allowed (ms of workflow time, a durable timer that also interrupts work in flight). */
   maxWallMs?: number;
+  /** Tool runs allowed, checked before each run (`budget_exceeded`, max_tool_calls). */
+  maxToolCalls?: number;
+  /** The same tool with the same arguments this many times in a row stops the run (no_progress); 0 turns it off. */
+  maxRepeatedCalls: number;
+  /** This many turns in a row whose tool results were all seen before stop the run (no_progress); 0 turns it off. */
+  maxStaleTurns: number;
+  /** Calls denied by policy before the run stops (`interrupted`, policy). */
+  maxPolicyDenials: number;
 }
 
 /** Per-run risk policy (SPEC §5); defaults: medium quota 5, no extreme tool allowed, no timeout. */
@@ -97,6 +113,8 @@ export interface RunInput {
   policy?: RunPolicy;
   /** Limits of the research sub-agent runs this run starts (defaults: 6 turns, $0.05, same model). */
   research?: ResearchOptions;
+  /** JSON Schema the final answer (parsed as JSON) must meet; one repair is asked for, then the run fails. */
+  outputSchema?: Record<string, unknown>;
   /** Continue-as-new after this many turns in one execution (also whenever Temporal suggests it). */
   continueAsNewEveryTurns?: number;
 }
@@ -117,6 +135,18 @@ export interface CarriedState {
   usedCallIds: string[];
   /** Read-only results kept for deduplication (bounded in size). */
   readOnlyResults: [signature: string, result: { content: string; callId: string }][];
+  /** Repetition tracking (absent in states carried by older versions: starts afresh). */
+  progressGuard?: ProgressGuardState;
+  policyDenials?: number;
+  outputRepairs?: number;
+}
+
+export interface ProgressGuardState {
+  lastCall: string | null;
+  repeats: number;
+  staleTurns: number;
+  seenResults: string[];
+  warned: boolean;
 }
 
 export interface ResearchOptions {
@@ -149,7 +179,22 @@ export interface PendingApproval {
   requestedAt: string;
 }
 
-export type Pending = PendingApproval;
+/** The agent asked the user a question (ask_user) and waits for the `answer` update. */
+export interface PendingInput {
+  kind: 'input';
+  callId: string;
+  question: string;
+  requestedAt: string;
+}
+
+export type Pending = PendingApproval | PendingInput;
+
+export interface AnswerRequest {
+  text: string;
+  /** The question's call id; defaults to the one pending. */
+  callId?: string;
+  by?: string;
+}
 
 export type ApprovalDecision =
   | { decision: 'approved'; callId: string; by?: string }

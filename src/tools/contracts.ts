@@ -111,6 +111,18 @@ export const researchContract = defineToolContract({
   execution: 'child-run',
 });
 
+/** Handled by the workflow: the run waits (`waiting_input`) for the user's answer, which becomes the result. */
+export const askUserContract = defineToolContract({
+  name: 'ask_user',
+  description: 'Ask the user one question when you cannot go on without their answer.',
+  input: z.object({ question: z.string().min(1).max(2000) }),
+  output: z.string(),
+  readOnly: true,
+  risk: 'low',
+  timeoutMs: 10 * 60_000,
+  execution: 'user-input',
+});
+
 export const toolContracts: readonly ToolContract[] = [
   listFilesContract,
   readFileContract,
@@ -120,6 +132,7 @@ export const toolContracts: readonly ToolContract[] = [
   runCommandContract,
   scanFilesContract,
   researchContract,
+  askUserContract,
 ];
 
 export const contractsByName: ReadonlyMap<string, ToolContract> = new Map(toolContracts.map((c) => [c.name, c]));

@@ -33,8 +33,11 @@ export interface ToolContract<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   idempotent: boolean;
   /** Top-level argument/result fields masked in traces, logs and query output. */
   redact: readonly string[];
-  /** `activity`: `run` executes on a worker. `child-run`: the workflow starts a sub-agent run instead. */
-  execution: 'activity' | 'child-run';
+  /**
+   * `activity`: `run` executes on a worker. `child-run`: the workflow starts a sub-agent run instead.
+   * `user-input`: the workflow asks the user and waits for the answer.
+   */
+  execution: 'activity' | 'child-run' | 'user-input';
 }
 
 export interface ToolContext {
