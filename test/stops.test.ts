@@ -1,0 +1,132 @@
+/** Every stop condition of SPEC §4 / seed 003, questions for the user, and the output contract. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { AnswerRefusedError } from '../src/client.ts';
+import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness('stops');
+});
+after(async () => {
+  await h.replayAll();
+  await h.close();
+});
+
+const GOAL = 'Look around the workspace.';
+
+test('maxToolCalls: checked before each tool run → budget_exceeded, max_tool_calls', async () => {
+  const result = await h.run({ goal: GOAL, model: scenario('many-writes.ts'), limits: { maxToolCalls: 3 }, policy: { mediumQuota: 100 } });
+  assert.equal(result.status, 'budget_exceeded');
+  assert.equal(result.reason, 'max_tool_calls');
+  assert.equal(result.toolRuns, 3);
+  assert.equal(result.turns, 4, 'the fourth reply asked for a fourth run, which was refused');
+  const stopped = h.trace(result.runId).at(-1)!;
+  assert.ok(stopped.type === 'run_stopped' && stopped.reason === 'max_tool_calls');
+});
+
+test('maxWallMs: the timer interrupts a model call in flight → budget_exceeded, max_time', async () => {
+  const started = Date.now();
+  const result = await h.run({ goal: GOAL, model: scenario('slow.ts'), limits: { maxWallMs: 1500 } });
+  assert.equal(result.status, 'budget_exceeded');
+  assert.equal(result.reason, 'max_time');
+  assert.deepEqual(result.interruption, { type: 'max_time' });
+  assert.ok(Date.now() - started < 25_000, 'did not wait for the 30 s model reply');
+  const request = h.scripted.requests.find((r) => r.scenario.endsWith('slow.ts') && r.messages[1]?.content === GOAL)!;
+  assert.ok(request.aborted, 'the model request was aborted');
+});
+
+test('maxWallMs also ends a wait for approval', async () => {
+  const result = await h.run({ goal: GOAL, model: 'scripted:delete-approval', limits: { maxWallMs: 1000 } });
+  assert.equal(result.status, 'budget_exceeded');
+  assert.equal(result.reason, 'max_time');
+});
+
+describe('no progress', () => {
+  test('the same call K times in a row: one warning, then interrupted, no_progress', async () => {
+    const result = await h.run({ goal: GOAL, model: scenario('repeat-read.ts') });
+    assert.equal(result.status, 'interrupted');
+    assert.equal(result.reason, 'no_progress');
+    assert.deepEqual(result.interruption, { type: 'no_progress', detail: 'read_file was called with the same arguments 3 times in a row' });
+    const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool');
+    assert.equal(tools.filter((m) => m.content.includes('[harness]')).length, 1, 'exactly one warning');
+    assert.equal(result.turns, 3);
+  });
+
+  test('N turns of results already seen: one warning, then interrupted, no_progress', async () => {
+    const result = await h.run({ goal: GOAL, model: scenario('stale-lists.ts'), limits: { maxStaleTurns: 4 } });
+    assert.equal(result.status, 'interrupted');
+    assert.equal(result.reason, 'no_progress');
+    assert.match(JSON.stringify(result.interruption), /4 turns in a row brought only tool results already seen/);
+    assert.equal(result.turns, 5, 'one fresh turn, then four stale ones');
+  });
+});
+
+test('policy: a tool denied N times stops the run → interrupted, policy', async () => {
+  const result = await h.run({ goal: GOAL, model: scenario('keeps-asking-extreme.ts') });
+  assert.equal(result.status, 'interrupted');
+  assert.equal(result.reason, 'policy');
+  assert.deepEqual(result.interruption, { type: 'policy', denials: 3 });
+  assert.equal(result.toolRuns, 0);
+});
+
+describe('output contract', () => {
+  const outputSchema = {
+    type: 'object',
+    properties: { file: { type: 'string' }, mentionsTimeout: { type: 'boolean' } },
+    required: ['file', 'mentionsTimeout'],
+  };
+
+  test('a valid answer completes', async () => {
+    const result = await h.run({ goal: 'valid', model: scenario('json-answer.ts'), outputSchema });
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(JSON.parse(result.output!), { file: 'errors.log', mentionsTimeout: true });
+  });
+
+  test('a broken answer is sent back once with the error, and the repair completes', async () => {
+    const result = await h.run({ goal: 'repairable', model: scenario('json-answer.ts'), outputSchema });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.turns, 2);
+    const userMessages = (await h.agents.transcript(result.runId)).flatMap((m) => (m.role === 'user' ? [m.content] : []));
+    const repairRequest = userMessages.find((c) => c.startsWith('Your answer does not meet'));
+    assert.match(repairRequest ?? '', /not JSON/);
+  });
+
+  test('a second failure ends the run failed, output_contract', async () => {
+    const result = await h.run({ goal: 'hopeless', model: scenario('json-answer.ts'), outputSchema });
+    assert.equal(result.status, 'failed');
+    assert.equal(result.reason, 'output_contract');
+    assert.equal(result.turns, 2);
+    assert.match(result.error!, /broke the output contract twice: .*file/);
+  });
+
+  test('an outputSchema that is not JSON Schema is refused at start', async () => {
+    await assert.rejects(h.agents.startRun({ goal: GOAL, model: 'scripted:plan', outputSchema: { type: 'no-such-type' } }), /outputSchema/);
+  });
+});
+
+describe('ask_user', () => {
+  test('waits for input, resumes with the answer as the tool result', async () => {
+    const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('ask-user.ts'), workspace: h.workspace });
+    const state = await h.waitForState(runId, (s) => s.status === 'waiting_input', 'the question');
+    assert.deepEqual(state.pending && { kind: state.pending.kind, callId: state.pending.callId }, { kind: 'input', callId: 'a1' });
+    assert.ok(state.pending?.kind === 'input' && state.pending.question === 'Which file should I read?');
+    await assert.rejects(h.agents.answer(runId, 'x', { callId: 'zz' }), /The pending question is call "a1", not "zz"/);
+    assert.deepEqual(await h.agents.answer(runId, 'notes.txt'), { callId: 'a1' });
+    const result = await h.agents.result(runId);
+    assert.equal(result.status, 'completed');
+    assert.match(result.output!, /The user picked notes\.txt; it says: Remember to rotate your logs\./);
+  });
+
+  test('an answer sent while the run is not waiting is refused with a clear error', async () => {
+    const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:delete-approval', workspace: h.workspace });
+    await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+    await assert.rejects(h.agents.answer(runId, 'hello'), (e: unknown) => {
+      assert.ok(e instanceof AnswerRefusedError);
+      assert.match(e.message, /is not waiting for an answer \(status waiting_approval\)/);
+      return true;
+    });
+    await h.agents.reject(runId);
+    assert.equal((await h.agents.result(runId)).status, 'completed');
+  });
+});
