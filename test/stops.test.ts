@@ -107,7 +107,7 @@ describe('output contract', () => {
 
 describe('ask_user', () => {
   test('waits for input, resumes with the answer as the tool result', async () => {
-    const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('ask-user.ts'), workspace: h.workspace });
+    const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:ask-user', workspace: h.workspace });
     const state = await h.waitForState(runId, (s) => s.status === 'waiting_input', 'the question');
     assert.deepEqual(state.pending && { kind: state.pending.kind, callId: state.pending.callId }, { kind: 'input', callId: 'a1' });
     assert.ok(state.pending?.kind === 'input' && state.pending.question === 'Which file should I read?');

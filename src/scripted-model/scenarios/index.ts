@@ -1,8 +1,11 @@
 import type { Scenario } from '../scenario.ts';
+import askUser from './ask-user.ts';
 import deleteApproval from './delete-approval.ts';
 import deleteTwice from './delete-twice.ts';
+import falseClaim from './false-claim.ts';
 import parallel from './parallel.ts';
 import plan from './plan.ts';
+import qa from './qa.ts';
 import readMany from './read-many.ts';
 import readTwice from './read-twice.ts';
 import recover from './recover.ts';
@@ -22,4 +25,7 @@ export const builtinScenarios: Readonly<Record<string, Scenario>> = {
   research,
   parallel,
   'read-many': readMany,
+  qa,
+  'false-claim': falseClaim,
+  'ask-user': askUser,
 };

@@ -1,4 +1,4 @@
-import { call, text, toolText, type Scenario } from '../../src/scripted-model/scenario.ts';
+import { call, text, toolText, type Scenario } from '../scenario.ts';
 
 /** Asks the user which file to read, then reads it and answers. */
 const askUser: Scenario = (turn, messages) => {

@@ -1,0 +1,71 @@
+/** Trajectory evaluation: the shipped task set passes; broken expectations and false claims are named. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { runEval } from '../src/eval/run-eval.ts';
+import { loadTaskFile, type EvalTask } from '../src/eval/task-file.ts';
+import { renderReport } from '../src/eval/report.ts';
+import { PROJECT_ROOT } from '../src/paths.ts';
+import { startHarness, type Harness } from './helpers/harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness('eval');
+});
+after(async () => {
+  await h.close();
+});
+
+function evalOptions() {
+  return {
+    model: 'scripted:qa',
+    concurrency: 4,
+    workspaceFor: (task: EvalTask) => {
+      const dir = path.join(h.dataDir, 'eval', task.name.replace(/\W+/g, '_'));
+      mkdirSync(dir, { recursive: true });
+      cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), dir, { recursive: true });
+      return dir;
+    },
+    readTrace: (runId: string) => h.trace(runId),
+  };
+}
+
+test('eval/tasks.json: the seed questions and the scenario tasks all pass', async () => {
+  const tasks = loadTaskFile(path.join(PROJECT_ROOT, 'eval', 'tasks.json'));
+  const report = await runEval(h.agents, tasks, evalOptions());
+  const failures = report.tasks.filter((t) => !t.resultOk || !t.trajectoryOk).map((t) => `${t.name}: ${t.broken.join('; ')}`);
+  assert.deepEqual(failures, []);
+  assert.equal(report.totals.passed, tasks.length);
+  const table = renderReport(report);
+  assert.match(table, /^task +turns +tools +wall ms +cost +status +result +trajectory +first broken expectation/);
+  assert.match(table, /TOTAL turns=\d+ +toolruns=\d+ +wall=[\d,]+ms +cost=\$[\d.]+ +mean turn=[\d,]+ms +passed=\d+\/\d+/);
+});
+
+test('a claimed deletion that never happened is flagged', async () => {
+  const tasks = loadTaskFile(path.join(PROJECT_ROOT, 'test', 'fixtures', 'false-claim-tasks.yaml'));
+  const [report] = (await runEval(h.agents, tasks, evalOptions())).tasks;
+  assert.equal(report!.resultOk, true, 'the answer alone looks fine');
+  assert.equal(report!.trajectoryOk, false);
+  assert.match(report!.broken[0]!, /^claim: the answer claims \/\\bdeleted\\b\/ but delete_file never ran successfully/);
+});
+
+test('npm run eval on a task file with a broken expectation exits 1 and names it', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-eval-cli-'));
+  const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'eval', 'main.ts'), path.join('test', 'fixtures', 'broken-tasks.json')], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, AGENT_DATA_DIR: dataDir, AGENT_TASK_QUEUE: `eval-cli-${Date.now()}`, TEMPORAL_LOG_LEVEL: 'ERROR' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (exitCode) => resolve({ code: exitCode, stdout: out }));
+  });
+  assert.equal(code, 1);
+  assert.match(stdout, /plan +3 +2 .* completed +✓ +✓/);
+  assert.match(stdout, /expects a tool that does not run .* completed +✓ +✗ +toolsRun: delete_file did not run/);
+  assert.match(stdout, /passed=1\/2/);
+});
