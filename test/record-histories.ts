@@ -27,6 +27,16 @@ try {
   recorded.research = (await h.run({ goal, model: 'scripted:research' })).runId;
   recorded['budget'] = (await h.run({ goal, model: 'scripted:runaway', limits: { maxBudgetUsd: 0.004 } })).runId;
 
+  recorded['no-progress'] = (await h.run({ goal, model: 'scripted:runaway' })).runId;
+  recorded['continue-as-new'] = (await h.run({ goal, model: 'scripted:runaway', limits: { maxTurns: 6, maxRepeatedCalls: 0, maxStaleTurns: 0 }, continueAsNewEveryTurns: 2 })).runId;
+  recorded['wall-time'] = (await h.run({ goal, model: scenario('slow.ts'), limits: { maxWallMs: 500 } })).runId;
+
+  const asking = await h.agents.startRun({ goal, model: 'scripted:ask-user', workspace: h.workspace });
+  await h.waitForState(asking.runId, (s) => s.status === 'waiting_input', 'question');
+  await h.agents.answer(asking.runId, 'notes.txt');
+  await h.agents.result(asking.runId);
+  recorded['ask-user'] = asking.runId;
+
   const approval = await h.agents.startRun({ goal, model: 'scripted:delete-approval', workspace: h.workspace });
   await h.waitForState(approval.runId, (s) => s.status === 'waiting_approval', 'approval');
   await h.agents.approve(approval.runId);

@@ -16,7 +16,7 @@ const fixtures = readdirSync(root, { recursive: true, encoding: 'utf8' })
 
 test('recorded histories of every version replay without nondeterminism', async () => {
   quietTemporalLogs();
-  assert.ok(fixtures.length >= 9, `fixtures present (${fixtures.length})`);
+  assert.ok(fixtures.length >= 22, `fixtures present (${fixtures.length})`);
   const histories = fixtures.map((file) => ({ workflowId: path.basename(file, '.binpb').split('@')[1]!, history: proto.temporal.api.history.v1.History.decode(readFileSync(path.join(root, file))) }));
   const failures: string[] = [];
   const results = Worker.runReplayHistories(
