@@ -11,7 +11,10 @@ import { dataDir } from './paths.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import type { PendingApproval, RunInput } from '../workflows/types.ts';
 
-const USAGE = `usage: agent <command> [options]
+/** How people invoke this CLI (an npm script: it runs on the project's pinned Node 22). */
+const AGENT = 'npm run agent --';
+
+const USAGE = `usage: ${AGENT} <command> [options]
 
   demo                       run the demo question end to end (the main job)
   run <goal>                 run a goal and wait; prints the one-line summary and the answer
@@ -65,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const runInput = (goal: string | undefined): RunInput => {
-    if (!goal) throw new UsageError(`"${command}" needs a goal: agent ${command} "what to do"`);
+    if (!goal) throw new UsageError(`"${command}" needs a goal: ${AGENT} ${command} "what to do"`);
     return {
       goal,
       model: values.model ?? defaultModel(),
@@ -80,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
     };
   };
   const runId = () => {
-    if (!rest[0]) throw new UsageError(`"${command}" needs a run id: agent ${command} <runId>`);
+    if (!rest[0]) throw new UsageError(`"${command}" needs a run id: ${AGENT} ${command} <runId>`);
     return rest[0];
   };
 
@@ -94,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
       return withRuntime(false, async (rt) => {
         const { runId: id } = await rt.agents.startRun(runInput(rest.join(' ')));
         console.log(id);
-        if (rt.endpoint.owned) log('No Temporal server was running; the run is stored and goes on when a server and a worker run (agent server, agent worker).');
+        if (rt.endpoint.owned) log(`No Temporal server was running; the run is stored and goes on when a server and a worker run (${AGENT} server, ${AGENT} worker).`);
         return 0;
       });
     case 'status':
@@ -137,7 +140,7 @@ async function main(argv: string[]): Promise<number> {
     case 'answer':
       return withRuntime(false, async (rt) => {
         const text = rest.slice(1).join(' ');
-        if (!text) throw new UsageError(`"answer" needs the text: agent answer ${runId()} "your answer"`);
+        if (!text) throw new UsageError(`"answer" needs the text: ${AGENT} answer ${runId()} "your answer"`);
         const { callId } = await rt.agents.answer(runId(), text);
         console.log(`answered ${callId}`);
         return 0;
@@ -177,7 +180,7 @@ async function runAndWait(rt: Runtime, input: RunInput): Promise<number> {
     watching.stop();
     console.log(summaryLine(result, performance.now() - started));
     for (const line of answerLines(result)) console.log(line);
-    log(`trace: agent trace ${runId}`);
+    log(`trace: ${AGENT} trace ${runId}`);
     return result.status === 'completed' ? 0 : 1;
   } finally {
     watching.stop();
@@ -194,9 +197,9 @@ function watchProgress(rt: Runtime, runId: string, started: number): { stop(): v
       .then((state) => {
         const line =
           state.pending?.kind === 'approval'
-            ? `waiting for approval of ${state.pending.toolName} ${JSON.stringify(state.pending.args)}: agent approve ${runId}  |  agent reject ${runId} --reason "..."`
+            ? `waiting for approval of ${state.pending.toolName} ${JSON.stringify(state.pending.args)}: ${AGENT} approve ${runId}  |  ${AGENT} reject ${runId} --reason "..."`
             : state.pending?.kind === 'input'
-              ? `the agent asks: ${state.pending.question}  (agent answer ${runId} "...")`
+              ? `the agent asks: ${state.pending.question}  (${AGENT} answer ${runId} "...")`
               : state.progress
               ? `progress: ${state.progress}`
               : '';
