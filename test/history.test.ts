@@ -61,3 +61,13 @@ test('a worker whose transcript store lacks the links asks the run for them', as
   const last = h.scripted.requests.filter((r) => r.scenario === 'delete-approval' && r.messages[1]?.content === GOAL).at(-1)!;
   assert.equal(last.messages.length, 6, 'the model still got the whole conversation');
 });
+
+test('a cancel reaches the run after it continued-as-new', async () => {
+  const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:delete-approval', workspace: h.workspace, continueAsNewEveryTurns: 1 });
+  await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval in a later execution');
+  await h.agents.cancelRun(runId, 'cancelled after continue-as-new');
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'interrupted');
+  assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'cancelled after continue-as-new' });
+  assert.equal(result.turns, 2);
+});
