@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from './client.ts';
 import { PROJECT_ROOT } from './paths.ts';
 import { quietTemporalLogs } from './runtime.ts';
@@ -66,6 +66,8 @@ async function measuredRun(): Promise<Measured> {
   const toolMs = trace.reduce((sum, line) => sum + (line.type === 'tool_result' ? line.ms : 0), 0);
   return { wallMs, modelMs: 0, toolMs, turns: result.turns };
 }
+
+const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
@@ -142,6 +144,24 @@ try {
     ]);
   }
 
+  // Temporal's floor: a bare workflow with as many activity round trips as a plan run has steps (5).
+  log('Temporal floor: a bare workflow with 5 no-op activities...');
+  const floorQueue = `${taskQueue}-floor`;
+  const floorWorker = await Worker.create({
+    connection,
+    taskQueue: floorQueue,
+    workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(PROJECT_ROOT, 'workflows', 'bench-floor.ts'), logger: silentLogger }),
+    activities: { noop: async () => {} },
+  });
+  const floor: number[] = [];
+  await floorWorker.runUntil(async () => {
+    for (let i = 0; i < 5 + SEQUENTIAL; i++) {
+      const started = performance.now();
+      await temporal.workflow.execute('floorWorkflow', { taskQueue: floorQueue, workflowId: `floor-${Date.now()}-${i}`, args: [5] });
+      if (i >= 5) floor.push(performance.now() - started);
+    }
+  });
+
   const wall = sequential.map((r) => r.wallMs);
   const overheadPerTurn = sequential.map((r) => (r.wallMs - r.modelMs - r.toolMs) / r.turns);
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -155,6 +175,7 @@ try {
         ['model server time per run', fmt(median(sequential.map((r) => r.modelMs))), fmt(p95(sequential.map((r) => r.modelMs))), sequential.length],
         ['tool time per run', fmt(median(sequential.map((r) => r.toolMs))), fmt(p95(sequential.map((r) => r.toolMs))), sequential.length],
         [`wall time per run, ${CONCURRENT} at once`, fmt(median(concurrent.map((r) => r.wallMs))), fmt(p95(concurrent.map((r) => r.wallMs))), CONCURRENT],
+        ['bare workflow, 5 no-op activities', fmt(median(floor)), fmt(p95(floor)), floor.length],
         ['cancel request → tool signal aborted', fmt(median(cancelLatency)), fmt(p95(cancelLatency)), CANCELS],
       ],
     ),
