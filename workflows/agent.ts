@@ -295,7 +295,11 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       for (const p of prepared) {
         results.push(p.kind === 'answered' ? Promise.resolve(p.message) : p.kind === 'duplicate' ? results[p.of]! : execute(p));
       }
-      const messages = await Promise.all(results);
+      // Siblings finish (and are traced) even when one call stops the run, so nothing is left in flight.
+      const settled = await Promise.allSettled(results);
+      const failure = settled.find((r) => r.status === 'rejected');
+      if (failure) throw failure.reason;
+      const messages = settled.map((r) => (r as PromiseFulfilledResult<ToolMessage>).value);
       const turnVerdict = checkTurn(guard, messages.map((m) => m.content), limits.maxStaleTurns);
       if (turnVerdict.action === 'stop') throw new RunStopped({ status: 'interrupted', reason: 'no_progress', interruption: { type: 'no_progress', detail: turnVerdict.detail } });
       if (turnVerdict.action === 'warn') messages[messages.length - 1] = { ...messages.at(-1)!, content: withWarning(messages.at(-1)!.content, turnVerdict.message) };
