@@ -264,8 +264,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       state.perTurnPromptTokens.push(reply.usage.promptTokens);
       // From the running totals, so the figure is exactly Σ usage × price with no accumulated rounding.
       state.costUsd = costOf(state.usage, price);
-      state.totalCostUsd = state.costUsd + childrenCost();
-      state.totalTurns++;
+      refreshTotals();
       touch();
       emit({
         type: 'turn',
@@ -414,8 +413,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     child.status = result.status;
     child.turns = result.totalTurns;
     child.costUsd = result.totalCostUsd;
-    state.totalCostUsd = state.costUsd + childrenCost();
-    state.totalTurns = state.turns + state.children.reduce((sum, c) => sum + c.turns, 0);
+    refreshTotals();
     touch();
     const ms = Date.now() - startedMs;
     if (result.status === 'completed') return { ok: true, content: result.output ?? '', ms };
@@ -423,9 +421,12 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     return { ms, ok: false, content: toolErrorText(`the research run stopped with status ${result.status} (${why}) before answering; ${result.turns} turns, $${result.totalCostUsd.toFixed(6)}`) };
   }
 
-  function childrenCost(): number {
-    return state.children.reduce((sum, c) => sum + c.costUsd, 0);
+  /** This run's totals with its children's: derived, never counted separately. */
+  function refreshTotals(): void {
+    state.totalCostUsd = state.children.reduce((sum, c) => sum + c.costUsd, state.costUsd);
+    state.totalTurns = state.children.reduce((sum, c) => sum + c.turns, state.turns);
   }
+
 
   async function askUser(callId: string, question: string): Promise<string> {
     userAnswer = null;
