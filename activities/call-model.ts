@@ -5,6 +5,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import { z } from 'zod';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { FailureType } from '../workflows/failures.ts';
+import { formatCount, MAX_REPLY_CHARS } from '../workflows/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../workflows/types.ts';
 import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
 import { TranscriptMissingError, type TranscriptStore } from './transcript-store.ts';
@@ -64,6 +65,7 @@ export function createCallModel({ endpoints, contracts, store, client }: CallMod
       const reply = input.stream
         ? await streamed(model, request, ctx)
         : await unary(model, request, ctx.cancellationSignal);
+      checkReplySize(reply.message);
       return { ...reply, modelMs: Math.round(performance.now() - started) };
     } catch (error) {
       throw toActivityFailure(error, ctx.cancellationSignal);
@@ -92,6 +94,17 @@ async function fullTranscript(input: CallModelInput, store: TranscriptStore, cli
         'TranscriptMissing',
       );
     }
+  }
+}
+
+/** A reply is stored in history and sent back with every later call: a huge one is refused, not kept. */
+function checkReplySize(message: ModelReply['message']): void {
+  const chars = JSON.stringify(message).length;
+  if (chars > MAX_REPLY_CHARS) {
+    throw ApplicationFailure.nonRetryable(
+      `The model's reply has ${formatCount(chars)} characters (text and tool-call arguments); the harness accepts at most ${formatCount(MAX_REPLY_CHARS)}.`,
+      FailureType.modelReplyTooLarge,
+    );
   }
 }
 

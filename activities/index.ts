@@ -12,6 +12,10 @@ export interface ActivityDeps {
   contracts: ReadonlyMap<string, ToolContract>;
   tools: ToolRegistry;
   defaultWorkspace: string;
+  /** Workspaces runs may use: one of these or a directory inside one. */
+  workspaceRoots: readonly string[];
+  /** Keeps a tool's whole output when the model sees only its start; returns the reference. */
+  keepOutput: (text: string) => Promise<string>;
   /** JSONL log of every tool execution attempt. */
   toolRunLog: string;
   /** A client on the worker's connection: tools report progress through it, the model call reads transcripts. */
@@ -22,7 +26,14 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, store: deps.transcripts, client: deps.client }),
-    runTool: createRunTool({ tools: deps.tools, defaultWorkspace: deps.defaultWorkspace, client: deps.client, runLog: deps.toolRunLog }),
+    runTool: createRunTool({
+      tools: deps.tools,
+      defaultWorkspace: deps.defaultWorkspace,
+      workspaceRoots: deps.workspaceRoots,
+      keepOutput: deps.keepOutput,
+      client: deps.client,
+      runLog: deps.toolRunLog,
+    }),
   };
 }
 

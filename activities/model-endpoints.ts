@@ -1,4 +1,6 @@
+import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
+import { FailureType } from '../workflows/failures.ts';
 
 /** Where model names point: `scripted:*` to the scripted model server, everything else to the provider. */
 export interface ModelEndpoints {
@@ -15,7 +17,12 @@ const clients = new Map<string, OpenAI>();
 export function clientFor(model: string, endpoints: ModelEndpoints): OpenAI {
   const scripted = model.startsWith('scripted:');
   if (scripted && !endpoints.scriptedBaseUrl) {
-    throw new Error(`Model "${model}" needs the scripted model server, but this worker was started without it.`);
+    // The scripted model is a test and demo facility: a production worker never serves it.
+    throw ApplicationFailure.nonRetryable(
+      `Model "${model}" is a scripted test model, and this worker does not serve scripted models. ` +
+        'Use a provider model, or run the demo, tests or eval (which enable the scripted model).',
+      FailureType.scriptedModelRefused,
+    );
   }
   if (!scripted && !endpoints.providerApiKey && !endpoints.providerBaseUrl) {
     throw new Error(`Model "${model}" needs a provider: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint) for the worker.`);

@@ -13,9 +13,9 @@ export class ProgressReporter {
   private latest: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly client: Client;
-  private readonly target: { workflowId: string; callId: string };
+  private readonly target: { workflowId: string; callKey: string };
 
-  constructor(client: Client, target: { workflowId: string; callId: string }) {
+  constructor(client: Client, target: { workflowId: string; callKey: string }) {
     this.client = client;
     this.target = target;
   }
@@ -42,7 +42,7 @@ export class ProgressReporter {
     // Progress is best effort: a lost label must never fail the tool.
     this.client.workflow
       .getHandle(this.target.workflowId)
-      .signal(toolProgressSignal, { callId: this.target.callId, label })
+      .signal(toolProgressSignal, { callKey: this.target.callKey, label })
       .catch(() => {});
   }
 }

@@ -6,13 +6,18 @@ import { z } from 'zod';
 import type { ToolRegistry } from '../src/tools/registry.ts';
 import { RetryableToolError } from '../src/tools/errors.ts';
 import { FailureType } from '../workflows/failures.ts';
+import { checkWorkspace, WorkspaceRefusedError } from '../src/workspace-roots.ts';
+import { truncateForModel } from '../workflows/payload-bounds.ts';
 import { toolErrorText } from '../workflows/tool-calls.ts';
 import type { ToolOutcome } from '../workflows/types.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 
 export interface RunToolInput {
   runId: string;
-  callId: string;
+  /** The harness's key for the call: the idempotency key is `<runId>:<callKey>`. */
+  callKey: string;
+  /** The provider's id for the call (may repeat within a run, or be empty). */
+  toolCallId: string;
   toolName: string;
   /** Already validated against the tool's input schema by the workflow. */
   args: Record<string, unknown>;
@@ -24,6 +29,10 @@ export interface RunToolDeps {
   /** Every execution attempt of a tool is appended here (audit: proves what ran, and how often). */
   runLog: string;
   defaultWorkspace: string;
+  /** A run's workspace must lie under one of these (defence in depth: the client checks too). */
+  workspaceRoots: readonly string[];
+  /** Keeps a whole output that was cut for the model; returns its reference. */
+  keepOutput: (text: string) => Promise<string>;
   /** For progress signals to the run. */
   client: Client;
 }
@@ -34,7 +43,7 @@ const HEARTBEAT_EVERY_MS = 200;
 export const CANCEL_GRACE_MS = 2000;
 
 /** Runs one tool call. A tool's own error becomes the model's tool message; only infrastructure trouble fails the activity. */
-export function createRunTool({ tools, defaultWorkspace, client, runLog }: RunToolDeps) {
+export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOutput, client, runLog }: RunToolDeps) {
   return async function runTool(input: RunToolInput): Promise<ToolOutcome> {
     const ctx = Context.current();
     const tool = tools.get(input.toolName);
@@ -45,10 +54,17 @@ export function createRunTool({ tools, defaultWorkspace, client, runLog }: RunTo
         FailureType.toolNotImplemented,
       );
     }
-    appendFileSync(runLog, JSON.stringify({ at: new Date().toISOString(), runId: input.runId, callId: input.callId, tool: tool.name, attempt: ctx.info.attempt, pid: process.pid }) + '\n');
+    const workspace = input.workspace ?? defaultWorkspace;
+    try {
+      checkWorkspace(workspace, workspaceRoots);
+    } catch (error) {
+      if (error instanceof WorkspaceRefusedError) throw ApplicationFailure.nonRetryable(error.message, FailureType.workspaceRefused);
+      throw error;
+    }
+    appendFileSync(runLog, JSON.stringify({ at: new Date().toISOString(), runId: input.runId, callKey: input.callKey, toolCallId: input.toolCallId, tool: tool.name, attempt: ctx.info.attempt, pid: process.pid }) + '\n');
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
-    const progress = new ProgressReporter(client, { workflowId: input.runId, callId: input.callId });
+    const progress = new ProgressReporter(client, { workflowId: input.runId, callKey: input.callKey });
     let label: string | undefined;
     const heartbeat = setInterval(() => ctx.heartbeat(label === undefined ? undefined : { label }), HEARTBEAT_EVERY_MS);
     let abandon: NodeJS.Timeout | undefined;
@@ -66,21 +82,27 @@ export function createRunTool({ tools, defaultWorkspace, client, runLog }: RunTo
           ctx.heartbeat({ label });
           progress.report(text);
         },
-        idempotencyKey: `${input.runId}:${input.callId}`,
+        idempotencyKey: `${input.runId}:${input.callKey}`,
         runId: input.runId,
-        callId: input.callId,
-        workspace: input.workspace ?? defaultWorkspace,
+        callKey: input.callKey,
+        toolCallId: input.toolCallId,
+        workspace,
       });
       const result = await Promise.race([running, abandoned]);
       const checked = tool.output.safeParse(result);
       if (!checked.success) {
         return { ok: false, content: toolErrorText(`tool ${tool.name} broke its output contract: ${z.prettifyError(checked.error)}`), ms: ms() };
       }
-      return { ok: true, content: typeof checked.data === 'string' ? checked.data : JSON.stringify(checked.data), ms: ms() };
+      const content = typeof checked.data === 'string' ? checked.data : JSON.stringify(checked.data);
+      if (content.length <= tool.maxOutputChars) return { ok: true, content, ms: ms() };
+      // Too big for the model and for Temporal's history: the model sees the start, the store keeps it all.
+      const kept = { ref: await keepOutput(content), chars: content.length };
+      return { ok: true, content: truncateForModel(content, tool.maxOutputChars, kept), ms: ms(), kept };
     } catch (error) {
       if (ctx.cancellationSignal.aborted) throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
       if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, FailureType.toolRetryable);
-      return { ok: false, content: toolErrorText(error instanceof Error ? error.message : String(error)), ms: ms() };
+      const message = toolErrorText(error instanceof Error ? error.message : String(error));
+      return { ok: false, content: truncateForModel(message, tool.maxOutputChars), ms: ms() };
     } finally {
       clearInterval(heartbeat);
       clearTimeout(abandon);

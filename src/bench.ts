@@ -43,10 +43,10 @@ const connection = await NativeConnection.connect({ address });
 const scripted = await startScriptedModelServer();
 const taskQueue = `bench-${Date.now().toString(36)}`;
 const scans = new Map<string, ScanObservation>();
-const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedBaseUrl: scripted.baseUrl, tools: observedTools(scans)(dataDir) });
+const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedModel: { baseUrl: scripted.baseUrl }, tools: observedTools(scans)(dataDir) });
 const running = worker.run();
 const temporal = new Client({ connection });
-const agents = new AgentClient(temporal, taskQueue);
+const agents = new AgentClient(temporal, { taskQueue, workspaceRoots: [workspace] });
 const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace };
 
 interface Measured {
@@ -105,7 +105,7 @@ try {
   const cancelLatency: number[] = [];
   for (let i = 0; i < CANCELS; i++) {
     const { runId } = await agents.startRun({ goal: 'Scan the workspace.', model: 'scripted:slow-scan', workspace });
-    const scan = await waitFor(() => scans.get(`${runId}:s1`));
+    const scan = await waitFor(() => scans.get(`${runId}:t1.1`));
     // Cancel at a varying point of the scan, so heartbeat phase does not flatter the figure.
     await new Promise((r) => setTimeout(r, 200 + ((i * 37) % 300)));
     const requested = performance.now();

@@ -8,7 +8,7 @@ import { readTrace } from './trace-writer.ts';
 import path from 'node:path';
 import { answerLines, stateTable, summaryLine } from './format.ts';
 import { dataDir } from './paths.ts';
-import { openRuntime, type Runtime } from './runtime.ts';
+import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 import type { PendingApproval, RunInput } from '../workflows/types.ts';
 
 /** How people invoke this CLI (an npm script: it runs on the project's pinned Node 22). */
@@ -22,8 +22,8 @@ const USAGE = `usage: ${AGENT} <command> [options]
   status <runId>             show a run's state
   result <runId>             wait for a run to end and print its summary
   cancel <runId>             cancel a run             [--reason "..."]
-  approve <runId> [callId]   show the pending call's final arguments and approve it   [--yes] [--by name]
-  reject <runId> [callId]    reject the pending call  [--reason "..."] [--by name]
+  approve <runId> [callKey]  show the pending call's final arguments and approve it   [--yes] [--by name]
+  reject <runId> [callKey]   reject the pending call  [--reason "..."] [--by name]
   answer <runId> "<text>"    answer the question the agent asked (ask_user)
   trace <runId>              print a run's trace (JSONL)
   worker                     run a worker until Ctrl-C
@@ -37,7 +37,7 @@ run/start options:
   --no-worker                do not start a worker in this process (use running ones)
 
 environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL,
-             AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_TASK_QUEUE`;
+             AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_WORKSPACE_ROOTS, AGENT_TASK_QUEUE, AGENT_SCENARIO_DIRS`;
 
 const DEMO_GOAL = 'Which log file mentions a timeout, and what does it say?';
 
@@ -90,42 +90,42 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'demo':
       // The seed's question, with the seed's two tools.
-      return withRuntime(true, (rt) => runAndWait(rt, { tools: ['list_files', 'read_file'], ...runInput(rest.join(' ') || DEMO_GOAL) }));
+      return withRuntime(WITH_SCRIPTED_WORKER, (rt) => runAndWait(rt, { tools: ['list_files', 'read_file'], ...runInput(rest.join(' ') || DEMO_GOAL) }));
     case 'run':
-      return withRuntime(!values['no-worker'], (rt) => runAndWait(rt, runInput(rest.join(' '))));
+      return withRuntime(values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, (rt) => runAndWait(rt, runInput(rest.join(' '))));
     case 'start':
-      return withRuntime(false, async (rt) => {
+      return withRuntime(NO_WORKER, async (rt) => {
         const { runId: id } = await rt.agents.startRun(runInput(rest.join(' ')));
         console.log(id);
         if (rt.endpoint.owned) log(`No Temporal server was running; the run is stored and goes on when a server and a worker run (${AGENT} server, ${AGENT} worker).`);
         return 0;
       });
     case 'status':
-      return withRuntime(false, async (rt) => (console.log(stateTable(await rt.agents.getState(runId()))), 0));
+      return withRuntime(NO_WORKER, async (rt) => (console.log(stateTable(await rt.agents.getState(runId()))), 0));
     case 'result':
-      return withRuntime(false, async (rt) => {
+      return withRuntime(NO_WORKER, async (rt) => {
         const result = await rt.agents.result(runId());
         console.log(summaryLine(result, Date.parse(result.finishedAt) - Date.parse(result.startedAt)));
         for (const line of answerLines(result)) console.log(line);
         return result.status === 'completed' ? 0 : 1;
       });
     case 'cancel':
-      return withRuntime(false, async (rt) => {
+      return withRuntime(NO_WORKER, async (rt) => {
         await rt.agents.cancelRun(runId(), values.reason ?? 'cancelled from the command line');
         console.log(`cancel requested for ${runId()}`);
         return 0;
       });
     case 'approve':
     case 'reject':
-      return withRuntime(false, async (rt) => {
+      return withRuntime(NO_WORKER, async (rt) => {
         const pending = await rt.agents.pendingApproval(runId());
         if (!pending) throw new UsageError(`Run ${runId()} is not waiting for an approval.`);
-        if (rest[1] && rest[1] !== pending.callId) throw new UsageError(`The pending call is "${pending.callId}", not "${rest[1]}".`);
+        if (rest[1] && rest[1] !== pending.callKey) throw new UsageError(`The pending call is "${pending.callKey}", not "${rest[1]}".`);
         console.log(pendingText(pending));
         const by = values.by ?? process.env.USER;
         if (command === 'reject') {
-          await rt.agents.reject(runId(), { callId: pending.callId, ...(values.reason ? { reason: values.reason } : {}), ...(by ? { by } : {}) });
-          console.log(`rejected ${pending.callId}`);
+          await rt.agents.reject(runId(), { callKey: pending.callKey, ...(values.reason ? { reason: values.reason } : {}), ...(by ? { by } : {}) });
+          console.log(`rejected ${pending.callKey}`);
           return 0;
         }
         if (!values.yes && !(await confirm('Approve exactly these arguments? [y/N] '))) {
@@ -133,16 +133,16 @@ async function main(argv: string[]): Promise<number> {
           return 1;
         }
         // The approval quotes the hash of the arguments shown above: if they changed, the run refuses it.
-        await rt.agents.approve(runId(), { callId: pending.callId, argsHash: pending.argsHash, ...(by ? { by } : {}) });
-        console.log(`approved ${pending.callId}`);
+        await rt.agents.approve(runId(), { callKey: pending.callKey, argsHash: pending.argsHash, ...(by ? { by } : {}) });
+        console.log(`approved ${pending.callKey}`);
         return 0;
       });
     case 'answer':
-      return withRuntime(false, async (rt) => {
+      return withRuntime(NO_WORKER, async (rt) => {
         const text = rest.slice(1).join(' ');
         if (!text) throw new UsageError(`"answer" needs the text: ${AGENT} answer ${runId()} "your answer"`);
-        const { callId } = await rt.agents.answer(runId(), text);
-        console.log(`answered ${callId}`);
+        const { callKey } = await rt.agents.answer(runId(), text);
+        console.log(`answered ${callKey}`);
         return 0;
       });
     case 'trace': {
@@ -152,13 +152,15 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'worker':
-      return withRuntime(true, async (rt) => {
+      // A production worker: it serves scripted models only when AGENT_SCRIPTED_MODEL_URL names a server.
+      return withRuntime({ worker: true }, async (rt) => {
         log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address}. Ctrl-C stops it.`);
         await untilSignal();
+        log('Worker stopping: tasks in flight finish or are handed back to Temporal.');
         return 0;
       });
     case 'server':
-      return withRuntime(false, async (rt) => {
+      return withRuntime(NO_WORKER, async (rt) => {
         log(`Temporal at ${rt.endpoint.address}${rt.endpoint.uiUrl ? `, Web UI ${rt.endpoint.uiUrl}` : ''}. Ctrl-C stops it.`);
         await untilSignal();
         return 0;
@@ -213,7 +215,7 @@ function watchProgress(rt: Runtime, runId: string, started: number): { stop(): v
 
 function pendingText(p: PendingApproval): string {
   return [
-    `run waits for approval of call ${p.callId}: ${p.toolName} (risk ${p.risk}; ${p.why})`,
+    `run waits for approval of call ${p.callKey}: ${p.toolName} (risk ${p.risk}; ${p.why})`,
     `arguments: ${JSON.stringify(p.args, null, 2)}`,
     `argsHash:  ${p.argsHash}`,
   ].join('\n');
@@ -234,8 +236,12 @@ function defaultModel(): string {
   return process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL ? 'gpt-4o-mini' : 'scripted:plan';
 }
 
-async function withRuntime(worker: boolean, body: (rt: Runtime) => Promise<number>): Promise<number> {
-  const rt = await openRuntime({ worker, log });
+const NO_WORKER: Omit<RuntimeOptions, 'log'> = { worker: false };
+/** demo and run: a worker in this process, serving the scripted model too (a test and demo facility). */
+const WITH_SCRIPTED_WORKER: Omit<RuntimeOptions, 'log'> = { worker: true, scriptedModel: true };
+
+async function withRuntime(options: Omit<RuntimeOptions, 'log'>, body: (rt: Runtime) => Promise<number>): Promise<number> {
+  const rt = await openRuntime({ ...options, log });
   try {
     return await body(rt);
   } finally {

@@ -3,7 +3,16 @@
  * service that has a Temporal client.
  */
 import { randomUUID } from 'node:crypto';
-import { CancelledFailure, WorkflowFailedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  CancelledFailure,
+  InternalConnectionLikeSymbol,
+  WorkflowFailedError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type ConnectionLike,
+  type InternalConnectionLike,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { agentWorkflow } from '../workflows/agent.ts';
 import {
   AGENT_WORKFLOW_TYPE,
@@ -21,6 +30,7 @@ import { toRunResult } from '../workflows/run-result.ts';
 import { TERMINAL_STATUSES, type ApprovalDecision, type ChatMessage, type PendingApproval, type RunResult, type RunState } from '../workflows/types.ts';
 import { TASK_QUEUE } from './paths.ts';
 import { parseRunInput } from './run-input.ts';
+import { checkWorkspace, workspaceRoots } from './workspace-roots.ts';
 
 export class RunNotFoundError extends Error {
   override readonly name = 'RunNotFoundError';
@@ -41,25 +51,39 @@ export interface DecisionOptions {
   wait?: boolean;
 }
 
+export interface AgentClientOptions {
+  taskQueue?: string;
+  /** Workspaces a run may name (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). Workers check again. */
+  workspaceRoots?: readonly string[];
+}
+
 export class AgentClient {
   readonly temporal: Client;
   readonly taskQueue: string;
+  readonly workspaceRoots: readonly string[];
 
-  constructor(temporal: Client, taskQueue: string = TASK_QUEUE) {
+  constructor(temporal: Client, options: string | AgentClientOptions = {}) {
+    const { taskQueue = TASK_QUEUE, workspaceRoots: roots = workspaceRoots() } = typeof options === 'string' ? { taskQueue: options } : options;
     this.temporal = temporal;
     this.taskQueue = taskQueue;
+    this.workspaceRoots = roots;
   }
 
-  /** Starts a run and returns its id at once; the run goes on without the caller. */
+  /**
+   * Starts a run and returns its id at once; the run goes on without the caller. Throws
+   * InvalidRunInputError (bad input) or WorkspaceRefusedError (a workspace outside the allowed roots).
+   */
   async startRun(input: unknown, options: { runId?: string } = {}): Promise<{ runId: string }> {
     const runInput = parseRunInput(input);
+    if (runInput.workspace) checkWorkspace(runInput.workspace, this.workspaceRoots);
     const runId = options.runId ?? `run-${randomUUID().slice(0, 8)}`;
     await this.temporal.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
       workflowId: runId,
       taskQueue: this.taskQueue,
       args: [runInput],
-      // Reuses the started workflow task on this client's connection when a local worker shares it.
-      requestEagerStart: true,
+      // The first workflow task goes straight to a worker sharing this client's NativeConnection, when
+      // there is one; a plain client Connection cannot do that (the SDK refuses), so it starts normally.
+      requestEagerStart: supportsEagerStart(this.temporal.connection),
     });
     return { runId };
   }
@@ -94,13 +118,14 @@ export class AgentClient {
   }
 
   /**
-   * Approves a pending tool call. Quote the `argsHash` you were shown: the approval binds to exactly those
-   * arguments. Without callId/argsHash, the currently pending call is approved as it stands.
+   * Approves a pending tool call, named by the harness's `callKey` (from `state.pending`, never the
+   * provider's tool-call id). Quote the `argsHash` you were shown: the approval binds to exactly those
+   * arguments. Without callKey/argsHash, the currently pending call is approved as it stands.
    */
-  async approve(runId: string, request: { callId?: string; argsHash?: string; by?: string } = {}, options: DecisionOptions = {}): Promise<ApprovalDecision | null> {
-    const pending = request.callId && request.argsHash ? null : await this.requirePending(runId);
+  async approve(runId: string, request: { callKey?: string; argsHash?: string; by?: string } = {}, options: DecisionOptions = {}): Promise<ApprovalDecision | null> {
+    const pending = request.callKey && request.argsHash ? null : await this.requirePending(runId);
     const payload = {
-      callId: request.callId ?? pending!.callId,
+      callKey: request.callKey ?? pending!.callKey,
       argsHash: request.argsHash ?? pending!.argsHash,
       ...(request.by ? { by: request.by } : {}),
     };
@@ -110,9 +135,9 @@ export class AgentClient {
   }
 
   /** Rejects a pending tool call; the model is told it was not done, with the reason when given. */
-  async reject(runId: string, request: { callId?: string; reason?: string; by?: string } = {}, options: DecisionOptions = {}): Promise<ApprovalDecision | null> {
-    const callId = request.callId ?? (await this.requirePending(runId)).callId;
-    const payload = { callId, ...(request.reason ? { reason: request.reason } : {}), ...(request.by ? { by: request.by } : {}) };
+  async reject(runId: string, request: { callKey?: string; reason?: string; by?: string } = {}, options: DecisionOptions = {}): Promise<ApprovalDecision | null> {
+    const callKey = request.callKey ?? (await this.requirePending(runId)).callKey;
+    const payload = { callKey, ...(request.reason ? { reason: request.reason } : {}), ...(request.by ? { by: request.by } : {}) };
     const handle = this.handle(runId);
     if (options.wait === false) return handle.signal(rejectSignal, payload).then(() => null);
     return this.decide(() => handle.executeUpdate(rejectUpdate, { args: [payload] }));
@@ -134,7 +159,7 @@ export class AgentClient {
   }
 
   /** Answers the question the run asked (ask_user); refused unless it is waiting for input. */
-  async answer(runId: string, text: string, request: { callId?: string; by?: string } = {}): Promise<{ callId: string }> {
+  async answer(runId: string, text: string, request: { callKey?: string; by?: string } = {}): Promise<{ callKey: string }> {
     const handle = this.handle(runId);
     try {
       return await handle.executeUpdate(answerUpdate, { args: [{ text, ...request }] });
@@ -173,6 +198,10 @@ export class AgentClient {
 
 export function isTerminal(state: Pick<RunState, 'status'>): boolean {
   return TERMINAL_STATUSES.has(state.status);
+}
+
+function supportsEagerStart(connection: ConnectionLike): boolean {
+  return (connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true;
 }
 
 function failureText(error: WorkflowUpdateFailedError): string {

@@ -18,7 +18,7 @@ export function observedTools(observations: Map<string, ScanObservation>, option
         ? tool
         : (implementTool(scanFiles, async (args, ctx) => {
             const seen: ScanObservation = { startedAt: performance.now() };
-            observations.set(`${ctx.runId}:${ctx.callId}`, seen);
+            observations.set(`${ctx.runId}:${ctx.callKey}`, seen);
             ctx.signal.addEventListener('abort', () => (seen.abortedAt = performance.now()));
             const never = new AbortController().signal;
             try {

@@ -2,11 +2,12 @@
 import { z } from 'zod';
 import { contractsByName } from './tools/contracts.ts';
 import type { RunInput } from '../workflows/types.ts';
+import { MAX_GOAL_CHARS, MAX_SYSTEM_CHARS } from '../workflows/payload-bounds.ts';
 
 export const runInputSchema = z.object({
-  goal: z.string().min(1, 'goal is empty: say what the agent should do'),
-  model: z.string().min(1),
-  system: z.string().optional(),
+  goal: z.string().min(1, 'goal is empty: say what the agent should do').max(MAX_GOAL_CHARS, `goal is longer than ${MAX_GOAL_CHARS} characters: put large material in the workspace and name it`),
+  model: z.string().min(1).max(1000),
+  system: z.string().max(MAX_SYSTEM_CHARS).optional(),
   tools: z
     .array(z.string())
     .optional()

@@ -10,7 +10,9 @@ import { AgentClient } from './client.ts';
 import { agentDataConverter } from './payload-codec.ts';
 import { dataDir, PROJECT_ROOT, TASK_QUEUE } from './paths.ts';
 import { ensureTemporal, type TemporalEndpoint } from './temporal-server.ts';
-import { createAgentWorker, type AgentWorker } from './worker.ts';
+import { scenarioDirsFromEnv } from './scripted-model/server.ts';
+import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './worker.ts';
+import { defaultWorkspacePath, workspaceRoots } from './workspace-roots.ts';
 
 export interface Runtime {
   endpoint: TemporalEndpoint;
@@ -31,14 +33,29 @@ export function quietTemporalLogs(): void {
   TemporalRuntime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN') });
 }
 
-export async function openRuntime(options: { worker: boolean; log?: (line: string) => void }): Promise<Runtime> {
+export interface RuntimeOptions {
+  /** Run a worker in this process. */
+  worker: boolean;
+  /**
+   * Serve the scripted model in this process (demo, run, eval, bench). Scenario modules load only from
+   * AGENT_SCENARIO_DIRS. A worker without it serves scripted models only when AGENT_SCRIPTED_MODEL_URL
+   * names a scripted model server; otherwise it refuses them.
+   */
+  scriptedModel?: boolean;
+  /** Workspaces runs may name, for the client and the in-process worker (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). */
+  workspaceRoots?: readonly string[];
+  log?: (line: string) => void;
+}
+
+export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   quietTemporalLogs();
   const dir = dataDir();
   const endpoint = await ensureTemporal({ dataDir: dir, log: options.log });
   if (endpoint.owned && endpoint.uiUrl) options.log?.(`Temporal dev server started on ${endpoint.address} (Web UI ${endpoint.uiUrl}).`);
   const connection = await NativeConnection.connect({ address: endpoint.address, ...tlsOptions() });
   const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter() });
-  const agents = new AgentClient(temporal, TASK_QUEUE);
+  const roots = options.workspaceRoots ?? workspaceRoots();
+  const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots });
   let worker: AgentWorker | null = null;
   let running: Promise<void> | null = null;
   if (options.worker) {
@@ -46,9 +63,9 @@ export async function openRuntime(options: { worker: boolean; log?: (line: strin
       connection,
       namespace: endpoint.namespace,
       dataDir: dir,
-      workspace: demoWorkspace(dir),
-      // A scripted model server run elsewhere (tests); otherwise the worker starts its own.
-      ...(process.env.AGENT_SCRIPTED_MODEL_URL ? { scriptedBaseUrl: process.env.AGENT_SCRIPTED_MODEL_URL } : {}),
+      workspace: demoWorkspace(),
+      workspaceRoots: roots,
+      ...scriptedModelOption(options.scriptedModel ?? false),
     });
     running = worker.run();
   }
@@ -78,11 +95,18 @@ function tlsOptions() {
   };
 }
 
+/** A scripted model server named by AGENT_SCRIPTED_MODEL_URL (tests), one in this process when asked, or none. */
+function scriptedModelOption(inProcess: boolean): Pick<AgentWorkerOptions, 'scriptedModel'> {
+  const url = process.env.AGENT_SCRIPTED_MODEL_URL;
+  if (url) return { scriptedModel: { baseUrl: url } };
+  return inProcess ? { scriptedModel: { scenarioDirs: scenarioDirsFromEnv() } } : {};
+}
+
 /** The demo workspace: a copy of examples/workspace in the data directory, so the demo never edits the repo. */
-export function demoWorkspace(dir: string): string {
-  const workspace = process.env.AGENT_WORKSPACE ?? path.join(dir, 'workspace');
+export function demoWorkspace(): string {
+  const workspace = defaultWorkspacePath();
   if (!process.env.AGENT_WORKSPACE && !existsSync(workspace)) {
     cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
   }
-  return path.resolve(workspace);
+  return workspace;
 }

@@ -1,6 +1,6 @@
 /**
- * The agent worker: the workflow bundle, the model and tool activities, the trace sink, and (for
- * `scripted:` models) the scripted model server, in one process.
+ * The agent worker: the workflow bundle, the model and tool activities, the trace sink, and (when the
+ * process enables it: demo, tests, bench, eval) the scripted model server, in one process.
  */
 import path from 'node:path';
 import { Client } from '@temporalio/client';
@@ -18,6 +18,8 @@ import { TraceWriter } from './trace-writer.ts';
 import { workflowBundle } from './workflow-bundle.ts';
 import { agentDataConverter } from './payload-codec.ts';
 import type { DataConverter } from '@temporalio/common';
+import { workspaceRoots } from './workspace-roots.ts';
+import { keepOutputIn } from './kept-outputs.ts';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -27,10 +29,15 @@ export interface AgentWorkerOptions {
   dataDir: string;
   /** Directory the file tools are confined to when a run names none. */
   workspace: string;
+  /** Workspaces runs may name: these or directories inside them (default: AGENT_WORKSPACE_ROOTS, else `workspace`). */
+  workspaceRoots?: readonly string[];
   /** Provider settings; default from OPENAI_BASE_URL / OPENAI_API_KEY. */
   provider?: { baseUrl?: string; apiKey?: string };
-  /** Scripted model server to use; one is started in this process when absent. */
-  scriptedBaseUrl?: string;
+  /**
+   * The scripted model (tests, demo, bench, eval): a server running elsewhere, or one started in this
+   * process that loads scenario modules only from `scenarioDirs`. Absent: `scripted:` models are refused.
+   */
+  scriptedModel?: { baseUrl: string } | { scenarioDirs: readonly string[] };
   tools?: readonly Tool[];
   /** Payload encryption; defaults to AGENT_PAYLOAD_KEY's. */
   dataConverter?: DataConverter;
@@ -48,9 +55,10 @@ export interface AgentWorker {
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = createToolRegistry(options.tools ?? builtinTools(options.dataDir));
-  const scriptedModel = options.scriptedBaseUrl ? null : await startScriptedModelServer();
+  const scripted = options.scriptedModel;
+  const scriptedModel = scripted && 'scenarioDirs' in scripted ? await startScriptedModelServer({ scenarioDirs: scripted.scenarioDirs }) : null;
   const endpoints: ModelEndpoints = {
-    scriptedBaseUrl: options.scriptedBaseUrl ?? scriptedModel?.baseUrl,
+    scriptedBaseUrl: scripted && 'baseUrl' in scripted ? scripted.baseUrl : scriptedModel?.baseUrl,
     providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
     providerApiKey: options.provider?.apiKey ?? process.env.OPENAI_API_KEY,
   };
@@ -71,6 +79,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       contracts: contractsByName,
       tools,
       defaultWorkspace: options.workspace,
+      workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
+      keepOutput: keepOutputIn(path.join(options.dataDir, 'outputs')),
       client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
       transcripts: new TranscriptStore(path.join(options.dataDir, 'transcripts')),
       toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),

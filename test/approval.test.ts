@@ -29,13 +29,14 @@ describe('delete-approval', () => {
   test('approved: access.log is deleted, 3 turns, the answer says so', async () => {
     const { runId, pending } = await startDeleteApproval();
     assert.equal(pending.toolName, 'delete_file');
-    assert.equal(pending.callId, 'c2');
+    assert.equal(pending.callKey, 't2.1', 'the harness keys the call: turn 2, first call');
+    assert.equal(pending.toolCallId, 'c2');
     assert.equal(pending.risk, 'high');
     assert.deepEqual(pending.args, { path: 'access.log' });
     assert.match(pending.argsHash, /^[0-9a-f]{64}$/);
     assert.ok(existsSync(accessLog()), 'nothing deleted before the decision');
 
-    const decision = await h.agents.approve(runId, { callId: pending.callId, argsHash: pending.argsHash, by: 'tester' });
+    const decision = await h.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash, by: 'tester' });
     assert.equal(decision?.decision, 'approved');
     const result = await h.agents.result(runId);
     assert.equal(result.status, 'completed');
@@ -50,7 +51,7 @@ describe('delete-approval', () => {
 describe('rejection', () => {
   test('with a reason: nothing deleted, the reason reached the model, no claim of deletion', async () => {
     const { runId, pending } = await freshDeleteApproval();
-    await h.agents.reject(runId, { callId: pending.callId, reason: 'access.log is needed for the audit' });
+    await h.agents.reject(runId, { callKey: pending.callKey, reason: 'access.log is needed for the audit' });
     const result = await h.agents.result(runId);
     assert.equal(result.status, 'completed');
     assert.equal(result.turns, 3);
@@ -63,7 +64,7 @@ describe('rejection', () => {
 
   test('without a reason: the model is told the user declined; no claim of deletion', async () => {
     const { runId, pending } = await freshDeleteApproval();
-    await h.agents.reject(runId, { callId: pending.callId });
+    await h.agents.reject(runId, { callKey: pending.callKey });
     const result = await h.agents.result(runId);
     assert.ok(existsSync(accessLog()));
     const toolMessage = (await h.agents.transcript(runId)).filter((m) => m.role === 'tool').at(-1)!;
@@ -76,7 +77,7 @@ test('no worker needs to run while a run waits: stop it, approve, start one, the
   const { runId, pending } = await freshDeleteApproval();
   await h.stopWorker();
   // The update is accepted by the server and answered once a worker is back.
-  const approval = h.agents.approve(runId, { callId: pending.callId, argsHash: pending.argsHash });
+  const approval = h.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash });
   await new Promise((r) => setTimeout(r, 500));
   await h.startWorker();
   assert.equal((await approval)?.decision, 'approved');
@@ -88,26 +89,26 @@ test('no worker needs to run while a run waits: stop it, approve, start one, the
 test('a signal approval sent while no worker runs is not lost', async () => {
   const { runId, pending } = await freshDeleteApproval();
   await h.stopWorker();
-  await h.agents.approve(runId, { callId: pending.callId, argsHash: pending.argsHash }, { wait: false });
+  await h.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash }, { wait: false });
   await h.startWorker();
   const result = await h.agents.result(runId);
   assert.equal(result.output, 'Deleted access.log to free space.');
 });
 
-test('unknown callId, wrong argsHash and a second decision are refused with a clear error; the run goes on', async () => {
+test('unknown callKey, wrong argsHash and a second decision are refused with a clear error; the run goes on', async () => {
   const { runId, pending } = await freshDeleteApproval();
-  await assert.rejects(h.agents.approve(runId, { callId: 'nope', argsHash: pending.argsHash }), (e: unknown) => {
+  await assert.rejects(h.agents.approve(runId, { callKey: 'nope', argsHash: pending.argsHash }), (e: unknown) => {
     assert.ok(e instanceof ApprovalRefusedError);
-    assert.match(e.message, /No approval is pending for call "nope"; the pending call is "c2" \(delete_file\)/);
+    assert.match(e.message, /No approval is pending for call "nope"; the pending call is "t2.1" \(delete_file\)/);
     return true;
   });
-  await assert.rejects(h.agents.approve(runId, { callId: pending.callId, argsHash: '0'.repeat(64) }), /argsHash does not match the arguments of call "c2"/);
+  await assert.rejects(h.agents.approve(runId, { callKey: pending.callKey, argsHash: '0'.repeat(64) }), /argsHash does not match the arguments of call "t2.1"/);
   let state = await h.agents.getState(runId);
   assert.equal(state.status, 'waiting_approval', 'run untouched');
-  assert.equal(state.pending?.callId, 'c2');
+  assert.equal(state.pending?.callKey, 't2.1');
 
-  await h.agents.approve(runId, { callId: pending.callId, argsHash: pending.argsHash });
-  await assert.rejects(h.agents.reject(runId, { callId: pending.callId }), /Call "c2" was already approved; a decision cannot be changed/);
+  await h.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash });
+  await assert.rejects(h.agents.reject(runId, { callKey: pending.callKey }), /Call "t2.1" was already approved; a decision cannot be changed/);
   const result = await h.agents.result(runId);
   assert.equal(result.status, 'completed');
   assert.equal(result.output, 'Deleted access.log to free space.');
@@ -117,7 +118,7 @@ test('unknown callId, wrong argsHash and a second decision are refused with a cl
 
 test('a stale signal is recorded as refused and changes nothing', async () => {
   const { runId, pending } = await freshDeleteApproval();
-  await h.agents.approve(runId, { callId: pending.callId, argsHash: 'f'.repeat(64) }, { wait: false });
+  await h.agents.approve(runId, { callKey: pending.callKey, argsHash: 'f'.repeat(64) }, { wait: false });
   const refused = await (async () => {
     for (let i = 0; i < 100; i++) {
       const line = h.trace(runId).find((l) => l.type === 'approval_refused');
@@ -129,17 +130,17 @@ test('a stale signal is recorded as refused and changes nothing', async () => {
   assert.ok(refused?.type === 'approval_refused');
   assert.match(refused.error, /argsHash does not match/);
   assert.equal((await h.agents.getState(runId)).status, 'waiting_approval');
-  await h.agents.reject(runId, { callId: pending.callId });
+  await h.agents.reject(runId, { callKey: pending.callKey });
   assert.equal((await h.agents.result(runId)).status, 'completed');
   assert.ok(existsSync(accessLog()));
 });
 
 test('several calls in one reply are decided one by one, in order', async () => {
   const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('two-deletes.ts'), workspace: h.workspace });
-  const first = await h.waitForState(runId, (s) => s.pending?.callId === 'x1', 'the first approval');
+  const first = await h.waitForState(runId, (s) => s.pending?.kind === 'approval' && s.pending.toolCallId === 'x1', 'the first approval');
   assert.deepEqual(first.pending?.kind === 'approval' && first.pending.args, { path: 'access.log' });
   await h.agents.approve(runId);
-  const second = await h.waitForState(runId, (s) => s.pending?.callId === 'x2', 'the second approval');
+  const second = await h.waitForState(runId, (s) => s.pending?.kind === 'approval' && s.pending.toolCallId === 'x2', 'the second approval');
   assert.deepEqual(second.pending?.kind === 'approval' && second.pending.args, { path: 'notes.txt' });
   await h.agents.reject(runId, { reason: 'keep the notes' });
   const result = await h.agents.result(runId);

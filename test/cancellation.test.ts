@@ -37,7 +37,7 @@ describe('slow-scan', () => {
 
   test('cancelled at about 1.2 s: interrupted with the reason, the tool saw its signal abort, nothing ran after', async () => {
     const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('scan-then-list.ts'), workspace: h.workspace });
-    const scan = await eventually(() => scans.get(`${runId}:s1`), 'the scan to start');
+    const scan = await eventually(() => scans.get(`${runId}:t1.1`), 'the scan to start');
     await new Promise((r) => setTimeout(r, Math.max(0, 1200 - (performance.now() - scan.startedAt))));
     const cancelledAt = performance.now();
     await h.agents.cancelRun(runId, 'user pressed Stop');
@@ -72,8 +72,8 @@ describe('slow-scan', () => {
 test('parallel: two tool calls in one reply run at the same time; results keep the model order', async () => {
   const result = await h.run({ goal: GOAL, model: 'scripted:parallel' });
   assert.equal(result.status, 'completed');
-  const first = scans.get(`${result.runId}:p1`)!;
-  const second = scans.get(`${result.runId}:p2`)!;
+  const first = scans.get(`${result.runId}:t1.1`)!;
+  const second = scans.get(`${result.runId}:t1.2`)!;
   assert.ok(first.startedAt < second.endedAt! && second.startedAt < first.endedAt!, 'the intervals overlap');
   assert.ok(second.endedAt! < first.endedAt!, 'the shorter scan finished first');
   const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool');
@@ -94,7 +94,7 @@ describe('research', () => {
     const state = await h.agents.getState(result.runId);
     assert.equal(state.children.length, 1);
     const child = state.children[0]!;
-    assert.equal(child.runId, `${result.runId}:research:q1`);
+    assert.equal(child.runId, `${result.runId}:research:t1.1`);
     assert.equal(child.status, 'completed');
     assert.equal(child.turns, 2);
     assert.ok(child.costUsd > 0);
@@ -111,7 +111,7 @@ describe('research', () => {
 
   test('cancelling the parent while the child works cancels the child', async () => {
     const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('research-slow-child.ts'), workspace: h.workspace });
-    const childId = `${runId}:research:q1`;
+    const childId = `${runId}:research:t1.1`;
     await eventually(() => h.scripted.requests.some((r) => /research assistant/.test(r.messages[0]?.content ?? '') && r.messages[1]?.content === 'What is in notes.txt?' && !r.aborted && r.ms === 0), 'the child model call');
     await h.agents.cancelRun(runId, 'user pressed Stop');
     const result = await h.agents.result(runId);
@@ -147,11 +147,11 @@ test('a tool that ignores its signal is abandoned after a grace period and the r
   const s = await startHarness('stubborn', { tools: observedTools(stubborn, { ignoreSignal: true }) });
   try {
     const { runId } = await s.agents.startRun({ goal: GOAL, model: 'scripted:slow-scan', workspace: s.workspace });
-    await eventually(() => stubborn.get(`${runId}:s1`), 'the scan to start');
+    await eventually(() => stubborn.get(`${runId}:t1.1`), 'the scan to start');
     await s.agents.cancelRun(runId, 'stop now');
     const result = await s.agents.result(runId);
     assert.equal(result.status, 'interrupted');
-    assert.equal(stubborn.get(`${runId}:s1`)!.endedAt, undefined, 'the tool was still running when the run ended');
+    assert.equal(stubborn.get(`${runId}:t1.1`)!.endedAt, undefined, 'the tool was still running when the run ended');
   } finally {
     await s.close();
   }

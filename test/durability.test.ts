@@ -48,7 +48,7 @@ function toolRuns(runId: string) {
   return readFileSync(path.join(h.dataDir, 'tool-runs.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { runId: string; callId: string; tool: string; attempt: number })
+    .map((l) => JSON.parse(l) as { runId: string; callKey: string; toolCallId: string; tool: string; attempt: number })
     .filter((r) => r.runId === runId);
 }
 
@@ -57,15 +57,15 @@ function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof runDu
   assert.equal(result.output, reference);
   assert.equal(result.toolRuns, 4);
   assert.ok(!existsSync(path.join(h.workspace, 'access.log')));
-  const starts = h.trace(runId).filter((l) => l.type === 'tool_start').map((l) => l.callId);
+  const starts = h.trace(runId).filter((l) => l.type === 'tool_start').map((l) => l.toolCallId);
   assert.deepEqual(starts, ['c1', 'c2', 'c3', 'c4'], 'each tool started once in the trace');
   const seqs = h.trace(runId).map((l) => l.seq);
   assert.deepEqual(seqs, seqs.map((_, i) => i + 1), 'no duplicated or lost trace lines');
   const executions = toolRuns(runId);
-  for (const callId of ['c1', 'c2', 'c3', 'c4']) {
-    const count = executions.filter((e) => e.callId === callId).length;
-    if (reran.includes(callId)) assert.ok(count === 2 && executions.some((e) => e.callId === callId && e.attempt === 2), `${callId} retried once`);
-    else assert.equal(count, 1, `${callId} ran exactly once across both processes`);
+  for (const id of ['c1', 'c2', 'c3', 'c4']) {
+    const count = executions.filter((e) => e.toolCallId === id).length;
+    if (reran.includes(id)) assert.ok(count === 2 && executions.some((e) => e.toolCallId === id && e.attempt === 2), `${id} retried once`);
+    else assert.equal(count, 1, `${id} ran exactly once across both processes`);
   }
   const deletions = new EffectLedger(path.join(h.dataDir, 'ledgers'), 'delete_file').entries().filter((e) => e.phase === 'done' && e.key.startsWith(`${runId}:`));
   assert.equal(deletions.length, 1, 'one deletion in the ledger');
@@ -90,7 +90,7 @@ test('killed during a model call: the call is retried on the new worker', async 
 
 test('killed during a tool: the interrupted tool is retried with the same key, nothing else reruns', async () => {
   const { runId, result } = await runDurable(async (id) => {
-    await eventually(() => toolRuns(id).some((r) => r.callId === 'c3'), 'the scan to start');
+    await eventually(() => toolRuns(id).some((r) => r.toolCallId === 'c3'), 'the scan to start');
     await new Promise((r) => setTimeout(r, 500));
   });
   checkSameOutcome(runId, result, reference, ['c3']);
@@ -103,7 +103,7 @@ test('killed while waiting for approval: the approval sent with no worker is not
   const { pending } = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
   assert.ok(pending?.kind === 'approval');
   await worker.kill();
-  await h.agents.approve(runId, { callId: pending.callId, argsHash: pending.argsHash }, { wait: false });
+  await h.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash }, { wait: false });
   worker = await spawnWorker(h, address!);
   try {
     checkSameOutcome(runId, await h.agents.result(runId), reference);
@@ -114,7 +114,7 @@ test('killed while waiting for approval: the approval sent with no worker is not
 
 test('killed between turns: the next worker picks up where the history ends', async () => {
   const { runId, result } = await runDurable(async (id) => {
-    await eventually(() => h.trace(id).some((l) => l.type === 'tool_result' && l.callId === 'c1'), 'the first tool result');
+    await eventually(() => h.trace(id).some((l) => l.type === 'tool_result' && l.callKey === 't1.1'), 'the first tool result');
   });
   checkSameOutcome(runId, result, reference);
 });

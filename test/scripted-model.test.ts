@@ -7,7 +7,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../src/scrip
 let server: ScriptedModelServer;
 let client: OpenAI;
 before(async () => {
-  server = await startScriptedModelServer();
+  server = await startScriptedModelServer({ scenarioDirs: [new URL('./scenarios', import.meta.url).pathname] });
   client = new OpenAI({ baseURL: server.baseUrl, apiKey: 'scripted', maxRetries: 0 });
 });
 after(() => server.close());

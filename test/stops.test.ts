@@ -109,10 +109,10 @@ describe('ask_user', () => {
   test('waits for input, resumes with the answer as the tool result', async () => {
     const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:ask-user', workspace: h.workspace });
     const state = await h.waitForState(runId, (s) => s.status === 'waiting_input', 'the question');
-    assert.deepEqual(state.pending && { kind: state.pending.kind, callId: state.pending.callId }, { kind: 'input', callId: 'a1' });
+    assert.deepEqual(state.pending && { kind: state.pending.kind, callKey: state.pending.callKey, toolCallId: state.pending.toolCallId }, { kind: 'input', callKey: 't1.1', toolCallId: 'a1' });
     assert.ok(state.pending?.kind === 'input' && state.pending.question === 'Which file should I read?');
-    await assert.rejects(h.agents.answer(runId, 'x', { callId: 'zz' }), /The pending question is call "a1", not "zz"/);
-    assert.deepEqual(await h.agents.answer(runId, 'notes.txt'), { callId: 'a1' });
+    await assert.rejects(h.agents.answer(runId, 'x', { callKey: 'zz' }), /The pending question is call "t1.1", not "zz"/);
+    assert.deepEqual(await h.agents.answer(runId, 'notes.txt'), { callKey: 't1.1' });
     const result = await h.agents.result(runId);
     assert.equal(result.status, 'completed');
     assert.match(result.output!, /The user picked notes\.txt; it says: Remember to rotate your logs\./);

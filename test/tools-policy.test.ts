@@ -38,15 +38,15 @@ describe('with the built-in tools', () => {
 
   test('the same deletion asked twice runs twice, each once per idempotency key', async () => {
     const { runId } = await h.agents.startRun({ goal: GOAL, model: 'scripted:delete-twice', workspace: h.workspace });
-    for (const callId of ['d1', 'd2']) {
-      await h.waitForState(runId, (s) => s.pending?.callId === callId, `approval of ${callId}`);
+    for (const toolCallId of ['d1', 'd2']) {
+      await h.waitForState(runId, (s) => s.pending?.toolCallId === toolCallId, `approval of ${toolCallId}`);
       await h.agents.approve(runId);
     }
     const result = await h.agents.result(runId);
     assert.equal(result.toolRuns, 2);
     assert.match(result.output!, /Deleted access\.log\. \| access\.log did not exist; nothing was deleted\./);
     const done = new EffectLedger(path.join(h.dataDir, 'ledgers'), 'delete_file').entries().filter((e) => e.phase === 'done' && e.key.startsWith(runId));
-    assert.deepEqual(done.map((e) => e.key), [`${runId}:d1`, `${runId}:d2`]);
+    assert.deepEqual(done.map((e) => e.key), [`${runId}:t1.1`, `${runId}:t2.1`], 'keyed by the harness: <runId>:<callKey>');
     writeFileSync(path.join(h.workspace, 'access.log'), 'restored\n');
   });
 
@@ -70,7 +70,7 @@ describe('with the built-in tools', () => {
     const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('write-twice.ts'), workspace: h.workspace, policy: { mediumQuota: 1 } });
     const state = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the second write to ask');
     assert.ok(state.pending?.kind === 'approval');
-    assert.equal(state.pending.callId, 'w2');
+    assert.equal(state.pending.toolCallId, 'w2');
     assert.match(state.pending.why, /quota of 1 medium-risk tool runs is used up/);
     assert.ok(existsSync(path.join(h.workspace, 'draft1.txt')));
     assert.ok(!existsSync(path.join(h.workspace, 'draft2.txt')));

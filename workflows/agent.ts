@@ -36,8 +36,10 @@ import { costOf, priceOf } from './pricing.ts';
 import { redactFields, redactJsonText } from './redact.ts';
 import { toRunResult } from './run-result.ts';
 import { sha256Hex } from './sha256.ts';
+import { fitTurnBudget, MAX_ANSWER_CHARS, MAX_REASON_CHARS } from './payload-bounds.ts';
 import { parseToolCall, toolErrorText } from './tool-calls.ts';
 import type { TraceEvent, TraceLine } from './trace-events.ts';
+import { calledKey } from './types.ts';
 import type {
   AnswerRequest,
   ApprovalDecision,
@@ -101,7 +103,7 @@ type PreparedCall =
   | { kind: 'answered'; message: ToolMessage }
   /** Identical to an earlier read-only call in the same reply: shares its result. */
   | { kind: 'duplicate'; of: number }
-  | { kind: 'run'; call: ToolCall; contract: ToolContract; args: Record<string, unknown>; shownArgs: string; signature: string | null; warning: string | null };
+  | { kind: 'run'; call: ToolCall; callKey: string; contract: ToolContract; args: Record<string, unknown>; shownArgs: string; signature: string | null; warning: string | null };
 
 /** Thrown from inside a turn to end the run with a limit's verdict (tool-call cap, no progress, policy). */
 class RunStopped extends Error {
@@ -121,6 +123,9 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   const limits: RunLimits = wf.patched('no-progress-and-policy-stops')
     ? { ...DEFAULT_LIMITS, ...input.limits }
     : { ...DEFAULT_LIMITS, maxRepeatedCalls: 0, maxStaleTurns: 0, maxPolicyDenials: Number.POSITIVE_INFINITY, ...input.limits };
+  // Calls are keyed by the harness, never by the provider's id (providers reuse ids: an approval must not
+  // unlock another call). Runs recorded before keyed calls replay with the provider's ids.
+  const keyedCalls = wf.patched('harness-call-keys');
   const offered = offeredTools(input.tools);
   const price = priceOf(input.model);
   const startedAtMs = carried?.startedAtMs ?? Date.now();
@@ -161,8 +166,8 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   const turnsAtStart = state.turns;
   /** Successful read-only results by `tool:canonical-args`, with the call that produced them. */
   const readOnlyResults = new Map<string, { content: string; callId: string }>(carried?.readOnlyResults);
-  /** Tools running now, by the call key their activity reports progress under. */
-  const runningTools = new Map<string, { toolName: string; callId: string }>();
+  /** Tools running now, by the key their activity reports progress under. */
+  const runningTools = new Map<string, { toolName: string; callKey: string }>();
   const decisions = new Map<string, ApprovalDecision>();
   const usedCallIds = new Set<string>(carried?.usedCallIds);
   let mediumRuns = carried?.mediumRuns ?? 0;
@@ -173,46 +178,47 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   let outputRepairs = carried?.outputRepairs ?? 0;
   const outputSchema = input.outputSchema ? z.fromJSONSchema(input.outputSchema) : null;
   /** The answer the user gives to the pending ask_user question. */
-  let userAnswer: { callId: string; text: string } | null = null;
+  let userAnswer: { callKey: string; text: string } | null = null;
   let wallTimeUp = false;
 
   wf.setHandler(stateQuery, () => state);
   wf.setHandler(transcriptQuery, () => transcript.map(redactMessage));
   wf.setHandler(modelContextQuery, () => ({ base: baseHead, messages: transcript }));
-  wf.setHandler(toolProgressSignal, ({ callId, label }) => {
-    const running = runningTools.get(callId);
+  wf.setHandler(toolProgressSignal, (progress) => {
+    const running = runningTools.get(calledKey(progress));
     if (!running) return; // a late label from a tool that has finished
-    state.progress = label;
+    state.progress = progress.label;
     touch();
-    emit({ type: 'tool_progress', toolName: running.toolName, callId: running.callId, label });
+    emit({ type: 'tool_progress', toolName: running.toolName, callKey: running.callKey, label: progress.label });
   });
   wf.setHandler(cancelReasonSignal, ({ reason }) => {
     cancelReason ??= reason;
   });
-  wf.setHandler(approveUpdate, (request) => recordDecision({ decision: 'approved', callId: request.callId, by: request.by }), {
-    validator: (request: ApproveRequest) => checkDecision(request.callId, request.argsHash),
+  wf.setHandler(approveUpdate, (request) => recordDecision(approval(request)), {
+    validator: (request: ApproveRequest) => checkDecision(calledKey(request), request.argsHash, request.by),
   });
   wf.setHandler(rejectUpdate, (request) => recordDecision(rejection(request)), {
-    validator: (request: RejectRequest) => checkDecision(request.callId),
+    validator: (request: RejectRequest) => checkDecision(calledKey(request), undefined, request.by, request.reason),
   });
   wf.setHandler(
     answerUpdate,
     (request) => {
-      const callId = request.callId ?? state.pending!.callId;
-      userAnswer = { callId, text: request.text };
-      return { callId };
+      const callKey = request.callKey ?? state.pending!.callKey;
+      userAnswer = { callKey, text: request.text };
+      return { callKey };
     },
     {
       validator: (request: AnswerRequest) => {
         const pending = state.pending;
         if (pending?.kind !== 'input' || userAnswer) throw new Error(`Run ${runId} is not waiting for an answer (status ${state.status}).`);
-        if (request.callId && request.callId !== pending.callId) throw new Error(`The pending question is call "${pending.callId}", not "${request.callId}".`);
+        if (request.callKey && request.callKey !== pending.callKey) throw new Error(`The pending question is call "${pending.callKey}", not "${request.callKey}".`);
         if (!request.text.trim()) throw new Error('The answer is empty.');
+        if (request.text.length > MAX_ANSWER_CHARS) throw new Error(`The answer has ${request.text.length} characters; at most ${MAX_ANSWER_CHARS} are accepted.`);
       },
     },
   );
-  wf.setHandler(approveSignal, (request) => decideBySignal(request.callId, () => ({ decision: 'approved', callId: request.callId, by: request.by }), request.argsHash));
-  wf.setHandler(rejectSignal, (request) => decideBySignal(request.callId, () => rejection(request)));
+  wf.setHandler(approveSignal, (request) => decideBySignal(calledKey(request), () => approval(request), request.argsHash, request.by));
+  wf.setHandler(rejectSignal, (request) => decideBySignal(calledKey(request), () => rejection(request), undefined, request.by, request.reason));
 
   // The wall-time limit is a durable timer that cancels whatever is in flight (model call, tool, a wait).
   const loopScope = new wf.CancellationScope();
@@ -238,6 +244,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       finish('interrupted', 'cancelled', { interruption: { type: 'cancelled', reason } });
       throw error;
     }
+    if (failureType(error) === FailureType.workspaceRefused) return finish('failed', 'workspace_refused', { error: failureMessage(error) });
     if (error instanceof wf.ActivityFailure) {
       return finish('failed', 'model_error', { error: failureMessage(error) });
     }
@@ -288,8 +295,11 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       }
 
       const prepared: PreparedCall[] = [];
-      const inThisReply = new Map<string, { index: number; callId: string }>();
-      for (const [index, call] of calls.entries()) prepared.push(await prepareToolCall(call, index, inThisReply));
+      const inThisReply = new Map<string, { index: number; callKey: string }>();
+      for (const [index, call] of calls.entries()) {
+        const callKey = keyedCalls ? `t${state.turns}.${index + 1}` : call.id;
+        prepared.push(await prepareToolCall(call, callKey, index, inThisReply));
+      }
       const results: Promise<ToolMessage>[] = [];
       for (const p of prepared) {
         results.push(p.kind === 'answered' ? Promise.resolve(p.message) : p.kind === 'duplicate' ? results[p.of]! : execute(p));
@@ -299,6 +309,8 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       const failure = settled.find((r) => r.status === 'rejected');
       if (failure) throw failure.reason;
       const messages = settled.map((r) => (r as PromiseFulfilledResult<ToolMessage>).value);
+      // All of a turn's results travel in the next model call's input: together they must stay bounded.
+      if (keyedCalls) fitTurnBudget(messages.map((m) => m.content)).forEach((content, i) => (messages[i] = { ...messages[i]!, content }));
       const turnVerdict = checkTurn(guard, messages.map((m) => m.content), limits.maxStaleTurns);
       if (turnVerdict.action === 'stop') throw new RunStopped({ status: 'interrupted', reason: 'no_progress', interruption: { type: 'no_progress', detail: turnVerdict.detail } });
       if (turnVerdict.action === 'warn') messages[messages.length - 1] = { ...messages.at(-1)!, content: withWarning(messages.at(-1)!.content, turnVerdict.message) };
@@ -312,7 +324,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
 
   // ---- one tool call: validate → deduplicate → policy → approval, then run ----
 
-  async function prepareToolCall(call: ToolCall, index: number, inThisReply: Map<string, { index: number; callId: string }>): Promise<PreparedCall> {
+  async function prepareToolCall(call: ToolCall, callKey: string, index: number, inThisReply: Map<string, { index: number; callKey: string }>): Promise<PreparedCall> {
     state.toolCalls++;
     const parsed = parseToolCall(call, offered);
     if (!parsed.ok) return { kind: 'answered', message: { content: toolErrorText(parsed.error), failed: true } };
@@ -322,74 +334,71 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     if (callVerdict.action === 'stop') throw new RunStopped({ status: 'interrupted', reason: 'no_progress', interruption: { type: 'no_progress', detail: callVerdict.detail } });
     const warn = (message: ToolMessage): ToolMessage => (callVerdict.action === 'warn' ? { ...message, content: withWarning(message.content, callVerdict.message) } : message);
 
-    if (contract.execution === 'user-input') return { kind: 'answered', message: warn({ content: await askUser(call.id, String(args.question)), failed: false }) };
+    if (contract.execution === 'user-input') return { kind: 'answered', message: warn({ content: await askUser(callKey, call.id, String(args.question)), failed: false }) };
 
     const signature = contract.readOnly ? `${contract.name}:${canonicalJson(args)}` : null;
     if (signature) {
       const earlier = readOnlyResults.get(signature);
       const sameReply = inThisReply.get(signature);
       if (earlier || sameReply !== undefined) {
-        emit({ type: 'tool_deduplicated', toolName: contract.name, callId: call.id, sameAs: (earlier ?? sameReply)!.callId });
+        emit({ type: 'tool_deduplicated', toolName: contract.name, callKey, sameAs: earlier?.callId ?? sameReply!.callKey });
         return earlier ? { kind: 'answered', message: warn({ content: earlier.content, failed: false }) } : { kind: 'duplicate', of: sameReply!.index };
       }
-      inThisReply.set(signature, { index, callId: call.id });
+      inThisReply.set(signature, { index, callKey });
     }
 
     const verdict = decide(contract, mediumRuns, input.policy);
     if (verdict.action === 'deny') {
-      emit({ type: 'tool_denied', toolName: contract.name, callId: call.id, why: verdict.why });
+      emit({ type: 'tool_denied', toolName: contract.name, callKey, why: verdict.why });
       if (++policyDenials >= limits.maxPolicyDenials) {
         throw new RunStopped({ status: 'interrupted', reason: 'policy', interruption: { type: 'policy', denials: policyDenials } });
       }
       return { kind: 'answered', message: { content: denialText(contract.name, verdict.why), failed: false } };
     }
     if (verdict.action === 'ask') {
-      const decision = await askApproval(call.id, contract, args, verdict.why);
+      const decision = await askApproval(callKey, call.id, contract, args, verdict.why);
       if (decision.decision === 'rejected') return { kind: 'answered', message: { content: rejectionText(contract.name, shownArgs, decision), failed: false } };
     }
     if (contract.risk === 'medium') mediumRuns++;
-    return { kind: 'run', call, contract, args, shownArgs, signature, warning: callVerdict.action === 'warn' ? callVerdict.message : null };
+    return { kind: 'run', call, callKey, contract, args, shownArgs, signature, warning: callVerdict.action === 'warn' ? callVerdict.message : null };
   }
 
   async function execute(p: Extract<PreparedCall, { kind: 'run' }>): Promise<ToolMessage> {
     const { call, contract, args } = p;
-    // A model that reuses a call id within a run must not share an idempotency key with the earlier call.
-    let callKey = call.id;
-    for (let n = 2; usedCallIds.has(callKey); n++) callKey = `${call.id}~${n}`;
-    usedCallIds.add(callKey);
+    const runKey = keyedCalls ? p.callKey : legacyRunKey(call.id);
 
     if (limits.maxToolCalls !== undefined && state.toolRuns >= limits.maxToolCalls) {
       throw new RunStopped({ status: 'budget_exceeded', reason: 'max_tool_calls', interruption: { type: 'max_tool_calls' } });
     }
-    emit({ type: 'tool_start', toolName: contract.name, callId: call.id, args: p.shownArgs });
+    emit({ type: 'tool_start', toolName: contract.name, callKey: p.callKey, toolCallId: call.id, args: p.shownArgs });
     state.toolRuns++;
-    runningTools.set(callKey, { toolName: contract.name, callId: call.id });
+    runningTools.set(runKey, { toolName: contract.name, callKey: p.callKey });
     const startedMs = Date.now();
     let outcome: ToolOutcome;
     try {
       outcome =
         contract.execution === 'child-run'
-          ? await runResearch(callKey, call.id, String(args.question))
-          : await toolActivity(contract).runTool({ runId, callId: callKey, toolName: contract.name, args, workspace: input.workspace });
+          ? await runResearch(runKey, p.callKey, String(args.question))
+          : await toolActivity(contract).runTool({ runId, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace });
     } catch (error) {
-      if (wf.isCancellation(error)) throw error;
+      if (wf.isCancellation(error) || failureType(error) === FailureType.workspaceRefused) throw error;
       outcome = { ok: false, content: toolErrorText(failureMessage(error)), ms: Date.now() - startedMs };
     } finally {
-      runningTools.delete(callKey);
+      runningTools.delete(runKey);
     }
-    const { ok, content, ms } = outcome;
-    emit({ type: 'tool_result', toolName: contract.name, callId: call.id, ms, ok, ...(ok ? {} : { error: content }) });
-    if (ok && p.signature) readOnlyResults.set(p.signature, { content, callId: call.id });
+    const { ok, content, ms, kept } = outcome;
+    emit({ type: 'tool_result', toolName: contract.name, callKey: p.callKey, ms, ok, ...(ok ? {} : { error: content }), ...(kept ? { outputRef: kept.ref, outputChars: kept.chars } : {}) });
+    if (ok && p.signature) readOnlyResults.set(p.signature, { content, callId: p.callKey });
     return { content: p.warning ? withWarning(content, p.warning) : content, failed: !ok };
   }
 
   /** The research tool: the same agent loop as a child workflow, read-only tools, its own transcript and limits. */
-  async function runResearch(callKey: string, callId: string, question: string): Promise<ToolOutcome> {
+  async function runResearch(runKey: string, callKey: string, question: string): Promise<ToolOutcome> {
     const startedMs = Date.now();
     const budgetLeft = limits.maxBudgetUsd - state.totalCostUsd;
     const maxBudgetUsd = Math.min(input.research?.maxBudgetUsd ?? RESEARCH_DEFAULTS.maxBudgetUsd, budgetLeft);
     if (maxBudgetUsd <= 0) return { ok: false, content: toolErrorText('no budget is left for research in this run'), ms: 0 };
-    const child: ChildRunSummary = { runId: `${runId}:research:${callKey}`, callId, question, status: 'running', turns: 0, costUsd: 0 };
+    const child: ChildRunSummary = { runId: `${runId}:research:${runKey}`, callKey, question, status: 'running', turns: 0, costUsd: 0 };
     state.children.push(child);
     touch();
     const result = await wf.executeChild(agentWorkflow, {
@@ -428,19 +437,19 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   }
 
 
-  async function askUser(callId: string, question: string): Promise<string> {
+  async function askUser(callKey: string, toolCallId: string, question: string): Promise<string> {
     userAnswer = null;
-    state.pending = { kind: 'input', callId, question, requestedAt: new Date().toISOString() };
+    state.pending = { kind: 'input', callKey, toolCallId, question, requestedAt: new Date().toISOString() };
     state.status = 'waiting_input';
     touch();
-    emit({ type: 'input_required', callId, question });
-    await wf.condition(() => userAnswer?.callId === callId);
+    emit({ type: 'input_required', callKey, question });
+    await wf.condition(() => userAnswer?.callKey === callKey);
     const text = userAnswer!.text;
     userAnswer = null;
     state.pending = null;
     state.status = 'running';
     touch();
-    emit({ type: 'input_received', callId });
+    emit({ type: 'input_received', callKey });
     return text;
   }
 
@@ -456,26 +465,26 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     return result.success ? null : z.prettifyError(result.error).replace(/\n/g, '; ');
   }
 
-  async function askApproval(callId: string, contract: ToolContract, args: Record<string, unknown>, why: string): Promise<ApprovalDecision> {
+  async function askApproval(callKey: string, toolCallId: string, contract: ToolContract, args: Record<string, unknown>, why: string): Promise<ApprovalDecision> {
     const argsHash = sha256Hex(canonicalJson(args));
     const shown = redactFields(args, contract.redact);
-    state.pending = { kind: 'approval', callId, toolName: contract.name, args: shown, argsHash, risk: contract.risk, why, requestedAt: new Date().toISOString() };
+    state.pending = { kind: 'approval', callKey, toolCallId, toolName: contract.name, args: shown, argsHash, risk: contract.risk, why, requestedAt: new Date().toISOString() };
     state.status = 'waiting_approval';
     touch();
-    emit({ type: 'approval_required', toolName: contract.name, callId, args: JSON.stringify(shown), argsHash, risk: contract.risk, why });
+    emit({ type: 'approval_required', toolName: contract.name, callKey, toolCallId, args: JSON.stringify(shown), argsHash, risk: contract.risk, why });
     // Durable: no worker needs to be alive while this waits.
     const timeoutMs = input.policy?.approvalTimeoutMs;
-    const isDecided = () => decisions.has(callId);
+    const isDecided = () => decisions.has(callKey);
     const decided = timeoutMs ? await wf.condition(isDecided, timeoutMs) : (await wf.condition(isDecided), true);
-    if (!decided) decisions.set(callId, { decision: 'rejected', callId, reason: `no decision in ${formatDuration(timeoutMs!)}` });
-    const decision = decisions.get(callId)!;
+    if (!decided) decisions.set(callKey, { decision: 'rejected', callKey, reason: `no decision in ${formatDuration(timeoutMs!)}` });
+    const decision = decisions.get(callKey)!;
     state.pending = null;
     state.status = 'running';
     touch();
     emit({
       type: 'approval_decided',
       toolName: contract.name,
-      callId,
+      callKey,
       decision: decision.decision,
       ...(decision.decision === 'rejected' && decision.reason ? { reason: decision.reason } : {}),
       ...(decision.by ? { by: decision.by } : {}),
@@ -485,31 +494,40 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
 
   // ---- approval messages ----
 
-  /** Throws (refusing the update, leaving the run untouched) unless `callId` is the pending call and the hash matches. */
-  function checkDecision(callId: string, argsHash?: string): void {
-    const earlier = decisions.get(callId);
-    if (earlier) throw new Error(`Call "${callId}" was already ${earlier.decision}; a decision cannot be changed.`);
+  /** Throws (refusing the update, leaving the run untouched) unless `callKey` is the pending call and the hash matches. */
+  function checkDecision(callKey: string, argsHash?: string, ...texts: (string | undefined)[]): void {
+    const earlier = decisions.get(callKey);
+    if (earlier) throw new Error(`Call "${callKey}" was already ${earlier.decision}; a decision cannot be changed.`);
     const pending = state.pending;
-    if (pending?.kind !== 'approval') throw new Error(`No approval is pending in run ${runId}, so there is nothing to decide for call "${callId}".`);
-    if (pending.callId !== callId) throw new Error(`No approval is pending for call "${callId}"; the pending call is "${pending.callId}" (${pending.toolName}).`);
+    if (pending?.kind !== 'approval') throw new Error(`No approval is pending in run ${runId}, so there is nothing to decide for call "${callKey}".`);
+    if (pending.callKey !== callKey) throw new Error(`No approval is pending for call "${callKey}"; the pending call is "${pending.callKey}" (${pending.toolName}).`);
     if (argsHash !== undefined && argsHash !== pending.argsHash) {
-      throw new Error(`argsHash does not match the arguments of call "${callId}" (${pending.toolName}); read the run's state and approve the arguments it shows.`);
+      throw new Error(`argsHash does not match the arguments of call "${callKey}" (${pending.toolName}); read the run's state and approve the arguments it shows.`);
     }
+    if (texts.some((t) => t !== undefined && t.length > MAX_REASON_CHARS)) throw new Error(`A reason or name has more than ${MAX_REASON_CHARS} characters.`);
   }
 
   function recordDecision(decision: ApprovalDecision): ApprovalDecision {
-    decisions.set(decision.callId, decision);
+    decisions.set(decision.callKey, decision);
     return decision;
   }
 
-  function decideBySignal(callId: string, decision: () => ApprovalDecision, argsHash?: string): void {
+  function decideBySignal(callKey: string, decision: () => ApprovalDecision, argsHash?: string, ...texts: (string | undefined)[]): void {
     try {
-      checkDecision(callId, argsHash);
+      checkDecision(callKey, argsHash, ...texts);
     } catch (error) {
-      emit({ type: 'approval_refused', callId, error: (error as Error).message });
+      emit({ type: 'approval_refused', callKey, error: (error as Error).message });
       return;
     }
     recordDecision(decision());
+  }
+
+  /** Runs recorded before keyed calls: a provider id reused within the run gets `~2`, `~3`… for its tool run. */
+  function legacyRunKey(toolCallId: string): string {
+    let key = toolCallId;
+    for (let n = 2; usedCallIds.has(key); n++) key = `${toolCallId}~${n}`;
+    usedCallIds.add(key);
+    return key;
   }
 
   // ---- keeping history small ----
@@ -534,7 +552,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       seq,
       startedAtMs,
       mediumRuns,
-      usedCallIds: [...usedCallIds],
+      ...(usedCallIds.size ? { usedCallIds: [...usedCallIds] } : {}),
       readOnlyResults: results.reverse(),
       progressGuard: guard,
       policyDenials,
@@ -585,8 +603,12 @@ function researchToolNames(): string[] {
   return [...contractsByName.values()].filter((c) => c.readOnly && c.execution === 'activity').map((c) => c.name);
 }
 
+function approval(request: ApproveRequest): ApprovalDecision {
+  return { decision: 'approved', callKey: calledKey(request), ...(request.by ? { by: request.by } : {}) };
+}
+
 function rejection(request: RejectRequest): ApprovalDecision {
-  return { decision: 'rejected', callId: request.callId, ...(request.reason ? { reason: request.reason } : {}), ...(request.by ? { by: request.by } : {}) };
+  return { decision: 'rejected', callKey: calledKey(request), ...(request.reason ? { reason: request.reason } : {}), ...(request.by ? { by: request.by } : {}) };
 }
 
 /** The tools this run offers the model, by name; an unknown name in the input is a caller bug. */
@@ -628,6 +650,15 @@ function toolActivity(contract: ToolContract): Pick<AgentActivities, 'runTool'> 
     cancellationType: wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   };
   return wf.proxyActivities<AgentActivities>(options);
+}
+
+/** The type of the innermost ApplicationFailure in a failure chain, if any. */
+function failureType(error: unknown): string | undefined {
+  let type: string | undefined;
+  for (let current: unknown = error; current instanceof wf.TemporalFailure; current = current.cause) {
+    if (current instanceof wf.ApplicationFailure && current.type) type = current.type;
+  }
+  return type;
 }
 
 /** The innermost message of a Temporal failure chain: the provider's or the tool's own words. */

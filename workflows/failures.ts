@@ -6,6 +6,12 @@ export const FailureType = {
   modelUnavailable: 'ModelUnavailable',
   /** The worker has no implementation for a tool the workflow knows. */
   toolNotImplemented: 'ToolNotImplemented',
+  /** The run's workspace is outside this worker's workspace roots: the run ends `failed`. */
+  workspaceRefused: 'WorkspaceRefused',
+  /** The model's reply is larger than the harness accepts (MAX_REPLY_CHARS). */
+  modelReplyTooLarge: 'ModelReplyTooLarge',
+  /** The run asked for a scripted model this worker does not serve. */
+  scriptedModelRefused: 'ScriptedModelRefused',
   /** A tool asked to be retried (transient failure). */
   toolRetryable: 'ToolRetryable',
 } as const;

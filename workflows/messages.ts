@@ -22,11 +22,11 @@ export const rejectUpdate = defineUpdate<ApprovalDecision, [RejectRequest]>('rej
 export const approveSignal = defineSignal<[ApproveRequest]>('approve');
 export const rejectSignal = defineSignal<[RejectRequest]>('reject');
 
-/** A running tool's latest progress label (sent by the tool activity, throttled). */
-export const toolProgressSignal = defineSignal<[{ callId: string; label: string }]>('toolProgress');
+/** A running tool's latest progress label (sent by the tool activity, throttled). `callId`: v0.2 senders. */
+export const toolProgressSignal = defineSignal<[{ callKey?: string; callId?: string; label: string }]>('toolProgress');
 
 /** Answers the pending ask_user question; refused unless the run is waiting for input. */
-export const answerUpdate = defineUpdate<{ callId: string }, [AnswerRequest]>('answer');
+export const answerUpdate = defineUpdate<{ callKey: string }, [AnswerRequest]>('answer');
 
 export const AGENT_WORKFLOW_TYPE = 'agentWorkflow';
 /** Memo key holding the final state of a closed run (readable without a worker). */

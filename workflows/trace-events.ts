@@ -11,18 +11,20 @@ export type TraceEvent =
       costUsd: number;
       finish: string;
     }
-  | { type: 'tool_start'; toolName: string; callId: string; args: string }
-  | { type: 'tool_progress'; toolName: string; callId: string; label: string }
-  | { type: 'tool_result'; toolName: string; callId: string; ms: number; ok: boolean; error?: string }
+  /** `callKey` is the harness's key for the call (unique in the run); `toolCallId` is the provider's id. */
+  | { type: 'tool_start'; toolName: string; callKey: string; toolCallId: string; args: string }
+  | { type: 'tool_progress'; toolName: string; callKey: string; label: string }
+  /** `outputRef`/`outputChars`: the whole output, when the model saw only its first maxOutputChars. */
+  | { type: 'tool_result'; toolName: string; callKey: string; ms: number; ok: boolean; error?: string; outputRef?: string; outputChars?: number }
   /** A read-only call identical to an earlier one: answered from its result, not run. */
-  | { type: 'tool_deduplicated'; toolName: string; callId: string; sameAs: string }
-  | { type: 'tool_denied'; toolName: string; callId: string; why: string }
-  | { type: 'approval_required'; toolName: string; callId: string; args: string; argsHash: string; risk: string; why: string }
-  | { type: 'approval_decided'; toolName: string; callId: string; decision: 'approved' | 'rejected'; reason?: string; by?: string }
+  | { type: 'tool_deduplicated'; toolName: string; callKey: string; sameAs: string }
+  | { type: 'tool_denied'; toolName: string; callKey: string; why: string }
+  | { type: 'approval_required'; toolName: string; callKey: string; toolCallId: string; args: string; argsHash: string; risk: string; why: string }
+  | { type: 'approval_decided'; toolName: string; callKey: string; decision: 'approved' | 'rejected'; reason?: string; by?: string }
   /** A decision sent as a signal that could not apply (unknown call, stale hash, already decided). */
-  | { type: 'approval_refused'; callId: string; error: string }
-  | { type: 'input_required'; callId: string; question: string }
-  | { type: 'input_received'; callId: string }
+  | { type: 'approval_refused'; callKey: string; error: string }
+  | { type: 'input_required'; callKey: string; question: string }
+  | { type: 'input_received'; callKey: string }
   /** The run goes on in a fresh execution (same run id) to keep its history small. */
   | { type: 'continued_as_new'; turns: number; historyEvents: number; historyBytes: number }
   | { type: 'run_stopped'; status: RunStatus; reason: StopReason | null; turns: number; toolRuns: number; costUsd: number };

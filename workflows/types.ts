@@ -47,9 +47,13 @@ export type StopReason =
   | 'policy'
   | 'model_error'
   | 'tool_error'
+  /** A worker refused the run's workspace (outside its AGENT_WORKSPACE_ROOTS). */
+  | 'workspace_refused'
   | 'workflow_error';
 
+/** A tool call as the provider sent it. */
 export interface ToolCall {
+  /** The provider's tool_call_id: kept for the transcript only (providers reuse ids, or send none). */
   id: string;
   name: string;
   /** The raw JSON text the model sent; validated before any tool runs. */
@@ -132,8 +136,9 @@ export interface CarriedState {
   seq: number;
   startedAtMs: number;
   mediumRuns: number;
-  usedCallIds: string[];
-  /** Read-only results kept for deduplication (bounded in size). */
+  /** Execution keys used by runs whose calls are keyed by provider id (started before harness call keys). */
+  usedCallIds?: string[];
+  /** Read-only results kept for deduplication (bounded in size), with the key of the call that produced each. */
   readOnlyResults: [signature: string, result: { content: string; callId: string }][];
   /** Repetition tracking (absent in states carried by older versions: starts afresh). */
   progressGuard?: ProgressGuardState;
@@ -158,7 +163,7 @@ export interface ResearchOptions {
 /** A research sub-agent run started by this run (a child workflow). */
 export interface ChildRunSummary {
   runId: string;
-  callId: string;
+  callKey: string;
   question: string;
   status: RunStatus;
   turns: number;
@@ -169,7 +174,10 @@ export interface ChildRunSummary {
 /** A tool call waiting for a human decision. `args` are the validated arguments, redacted. */
 export interface PendingApproval {
   kind: 'approval';
-  callId: string;
+  /** The harness's key for the call: what an approval names. */
+  callKey: string;
+  /** The provider's id for it (display only). */
+  toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;
   /** SHA-256 of the canonical JSON of the unredacted arguments: an approval must quote it. */
@@ -182,7 +190,8 @@ export interface PendingApproval {
 /** The agent asked the user a question (ask_user) and waits for the `answer` update. */
 export interface PendingInput {
   kind: 'input';
-  callId: string;
+  callKey: string;
+  toolCallId: string;
   question: string;
   requestedAt: string;
 }
@@ -191,26 +200,39 @@ export type Pending = PendingApproval | PendingInput;
 
 export interface AnswerRequest {
   text: string;
-  /** The question's call id; defaults to the one pending. */
-  callId?: string;
+  /** The question's call key; defaults to the one pending. */
+  callKey?: string;
   by?: string;
 }
 
 export type ApprovalDecision =
-  | { decision: 'approved'; callId: string; by?: string }
-  | { decision: 'rejected'; callId: string; reason?: string; by?: string };
+  | { decision: 'approved'; callKey: string; by?: string }
+  | { decision: 'rejected'; callKey: string; reason?: string; by?: string };
 
-export interface ApproveRequest {
-  callId: string;
+/**
+ * `callId` is how requests named the call before harness call keys (v0.2 histories carry it); new callers
+ * send `callKey`.
+ */
+interface NamesCall {
+  callKey?: string;
+  /** @deprecated use callKey */
+  callId?: string;
+}
+
+export interface ApproveRequest extends NamesCall {
   argsHash: string;
   /** Who decided, for the trace. */
   by?: string;
 }
 
-export interface RejectRequest {
-  callId: string;
+export interface RejectRequest extends NamesCall {
   reason?: string;
   by?: string;
+}
+
+/** The call a decision names (callKey, or the field older clients sent). */
+export function calledKey(request: NamesCall): string {
+  return request.callKey ?? request.callId ?? '';
 }
 
 export interface RunState {
@@ -270,7 +292,9 @@ export interface ModelReply {
 
 export interface ToolOutcome {
   ok: boolean;
-  /** Text handed to the model as the tool message. */
+  /** Text handed to the model as the tool message (cut to the tool's maxOutputChars). */
   content: string;
   ms: number;
+  /** The whole output, when `content` had to be cut: where it is kept and how long it is. */
+  kept?: { ref: string; chars: number };
 }

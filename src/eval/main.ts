@@ -5,8 +5,9 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROJECT_ROOT } from '../paths.ts';
+import { dataDir, PROJECT_ROOT } from '../paths.ts';
 import { openRuntime } from '../runtime.ts';
+import { workspaceRoots } from '../workspace-roots.ts';
 import { readTrace } from '../trace-writer.ts';
 import { renderReport } from './report.ts';
 import { runEval } from './run-eval.ts';
@@ -23,7 +24,8 @@ if (!file) {
   process.exit(2);
 }
 const tasks = loadTaskFile(path.resolve(file));
-const rt = await openRuntime({ worker: true, log: (line) => console.error(line) });
+// Each task's workspace is a copy under <data>/eval: that directory is a workspace root of this process.
+const rt = await openRuntime({ worker: true, scriptedModel: true, workspaceRoots: [...workspaceRoots(), path.join(dataDir(), 'eval')], log: (line) => console.error(line) });
 let failed = 0;
 try {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -87,21 +87,21 @@ async function runTask(agents: AgentClient, task: EvalTask, options: EvalOptions
     const state = await agents.getState(runId);
     if (isTerminal(state)) break;
     const pending = state.pending;
-    if (pending && !decided.has(pending.callId)) {
-      decided.add(pending.callId);
+    if (pending && !decided.has(pending.callKey)) {
+      decided.add(pending.callKey);
       if (pending.kind === 'approval') {
         const decision = approvals[approvalIndex++];
-        if (decision === 'approve') await agents.approve(runId, { callId: pending.callId, argsHash: pending.argsHash, by: 'eval' });
+        if (decision === 'approve') await agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash, by: 'eval' });
         else {
           if (!decision) unplanned.push(`approvals: ${pending.toolName} asked for an approval the task did not plan (rejected)`);
-          await agents.reject(runId, { callId: pending.callId, by: 'eval', ...(decision?.reject ? { reason: decision.reject } : {}) });
+          await agents.reject(runId, { callKey: pending.callKey, by: 'eval', ...(decision?.reject ? { reason: decision.reject } : {}) });
         }
       } else {
         const text = inputs[inputIndex++];
         if (text === undefined) {
           unplanned.push(`inputs: the agent asked "${pending.question}" and the task has no answer for it`);
           await agents.cancelRun(runId, 'eval: no planned answer');
-        } else await agents.answer(runId, text, { callId: pending.callId, by: 'eval' });
+        } else await agents.answer(runId, text, { callKey: pending.callKey, by: 'eval' });
       }
     }
     await new Promise((r) => setTimeout(r, POLL_MS));

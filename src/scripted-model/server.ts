@@ -3,6 +3,7 @@
  * the benchmarks. Real HTTP, JSON and SSE streaming, deterministic usage.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { realpathSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,11 +40,27 @@ export interface ScriptedModelServer {
   close(): Promise<void>;
 }
 
-export async function startScriptedModelServer(options: { port?: number; host?: string } = {}): Promise<ScriptedModelServer> {
+export interface ScriptedModelOptions {
+  port?: number;
+  host?: string;
+  /**
+   * Directories whose scenario modules (`scripted:/abs/path.ts`) this server may load: loading one runs
+   * its code, so nothing outside them is ever imported. Default: none (built-in scenarios only).
+   */
+  scenarioDirs?: readonly string[];
+}
+
+/** `AGENT_SCENARIO_DIRS` (separated by `:`): where a process that serves the scripted model may load scenarios from. */
+export function scenarioDirsFromEnv(): string[] {
+  return (process.env.AGENT_SCENARIO_DIRS ?? '').split(path.delimiter).filter(Boolean);
+}
+
+export async function startScriptedModelServer(options: ScriptedModelOptions = {}): Promise<ScriptedModelServer> {
   const requests: RecordedRequest[] = [];
   const scenarios = new Map<string, Promise<Scenario>>();
+  const dirs = (options.scenarioDirs ?? []).map((d) => realOrResolved(d));
   const server: Server = createServer((req, res) => {
-    handle(req, res, requests, scenarios).catch((error: unknown) => {
+    handle(req, res, requests, { cache: scenarios, dirs }).catch((error: unknown) => {
       if (!res.headersSent) sendError(res, 500, `scripted model server error: ${(error as Error).message}`);
       else res.destroy();
     });
@@ -61,7 +78,12 @@ export async function startScriptedModelServer(options: { port?: number; host?: 
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[], scenarios: Map<string, Promise<Scenario>>) {
+interface ScenarioSource {
+  cache: Map<string, Promise<Scenario>>;
+  dirs: readonly string[];
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[], scenarios: ScenarioSource) {
   if (req.method === 'GET' && req.url === '/v1/_requests') return sendJson(res, 200, requests);
   if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
     return sendError(res, 404, `No route ${req.method} ${req.url}: this server answers POST /v1/chat/completions.`);
@@ -158,11 +180,18 @@ function writeStream(
   res.end('data: [DONE]\n\n');
 }
 
-async function loadScenario(name: string, cache: Map<string, Promise<Scenario>>): Promise<Scenario> {
-  const builtin = builtinScenarios[name];
+async function loadScenario(name: string, { cache, dirs }: ScenarioSource): Promise<Scenario> {
+  const builtin = Object.hasOwn(builtinScenarios, name) ? builtinScenarios[name] : undefined;
   if (builtin) return builtin;
   if (!path.isAbsolute(name)) {
     throw new Error(`Unknown scenario "${name}". Built-in: ${Object.keys(builtinScenarios).join(', ')}; or give an absolute path to a .ts/.js/.mjs module.`);
+  }
+  const real = realOrResolved(name);
+  if (!/\.(ts|js|mjs)$/.test(real) || !dirs.some((dir) => real.startsWith(dir + path.sep))) {
+    throw new Error(
+      `Scenario module ${name} is not under a scenario directory this server may load from (${dirs.join(', ') || 'none configured'}); ` +
+        'set AGENT_SCENARIO_DIRS for the process that serves the scripted model.',
+    );
   }
   let loaded = cache.get(name);
   if (!loaded) {
@@ -174,6 +203,14 @@ async function loadScenario(name: string, cache: Map<string, Promise<Scenario>>)
     loaded.catch(() => cache.delete(name));
   }
   return loaded;
+}
+
+function realOrResolved(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 function sleepUnlessClosed(ms: number, res: ServerResponse): Promise<void> {

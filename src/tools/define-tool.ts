@@ -6,6 +6,7 @@
  * This module holds only types and pure helpers, so the workflow bundle may import it.
  */
 import type { z } from 'zod';
+import { DEFAULT_MAX_OUTPUT_CHARS } from '../../workflows/payload-bounds.ts';
 
 export const RISKS = ['low', 'medium', 'high', 'extreme'] as const;
 export type Risk = (typeof RISKS)[number];
@@ -34,6 +35,11 @@ export interface ToolContract<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   /** Top-level argument/result fields masked in traces, logs and query output. */
   redact: readonly string[];
   /**
+   * What the model sees of a result: a longer one is cut with a note, and the whole text is kept in the
+   * store (its reference is in the trace). Keeps every result far from Temporal's payload limits.
+   */
+  maxOutputChars: number;
+  /**
    * `activity`: `run` executes on a worker. `child-run`: the workflow starts a sub-agent run instead.
    * `user-input`: the workflow asks the user and waits for the answer.
    */
@@ -45,10 +51,13 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports a human-readable progress label (rides on activity heartbeats). */
   progress(label: string): void;
-  /** `<workflowId>:<tool_call_id>`: stable across activity retries and worker restarts. */
+  /** `<workflowId>:<callKey>`: stable across activity retries, worker restarts and continue-as-new. */
   idempotencyKey: string;
   runId: string;
-  callId: string;
+  /** The harness's key for this call, unique within the run (the provider's id is not: providers reuse ids). */
+  callKey: string;
+  /** The id the provider gave the call (for the transcript only; may repeat or be empty). */
+  toolCallId: string;
   /** Absolute directory the tool is confined to. */
   workspace: string;
 }
@@ -60,15 +69,20 @@ export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
 type ContractOptions<I extends z.ZodType, O extends z.ZodType> = Pick<ToolContract<I, O>, 'name' | 'description' | 'input' | 'output'> &
   Partial<Omit<ToolContract<I, O>, 'name' | 'description' | 'input' | 'output'>>;
 
-/** Declares a tool's contract with safe defaults: read-only, low risk, 30 s, not idempotent, nothing redacted. */
+/**
+ * Declares a tool's contract. The defaults are the safe ones: a contract that does not say otherwise has
+ * side effects (never deduplicated) and high risk (every call waits for a human's approval); 30 s, not
+ * idempotent, nothing redacted, results cut at 64 KiB characters for the model.
+ */
 export function defineToolContract<I extends z.ZodType, O extends z.ZodType>(options: ContractOptions<I, O>): ToolContract<I, O> {
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(options.name)) {
     throw new Error(`Tool name "${options.name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
   }
   return {
-    readOnly: true,
-    risk: 'low',
+    readOnly: false,
+    risk: 'high',
     timeoutMs: 30_000,
+    maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
     idempotent: false,
     redact: [],
     execution: 'activity',

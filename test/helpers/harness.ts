@@ -68,7 +68,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
   const connection = await NativeConnection.connect({ address });
   const temporal = new Client({ connection, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
   const taskQueue = `test-${name}-${Date.now().toString(36)}`;
-  const scripted = await startScriptedModelServer();
+  const scripted = await startScriptedModelServer({ scenarioDirs: [path.join(PROJECT_ROOT, 'test', 'scenarios')] });
   const workspace = path.join(dataDir, 'workspace');
   cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
   const newWorker = () =>
@@ -77,7 +77,8 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
       taskQueue,
       dataDir,
       workspace,
-      scriptedBaseUrl: scripted.baseUrl,
+      scriptedModel: { baseUrl: scripted.baseUrl },
+      workspaceRoots: [dataDir],
       ...(options.tools ? { tools: options.tools(dataDir) } : {}),
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     });
@@ -88,7 +89,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
     await running;
     worker = null;
   };
-  const agents = new AgentClient(temporal, taskQueue);
+  const agents = new AgentClient(temporal, { taskQueue, workspaceRoots: [dataDir] });
   const runIds: string[] = [];
 
   return {
