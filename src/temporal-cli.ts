@@ -2,6 +2,7 @@
  * Finds the Temporal CLI (whose `server start-dev` is the real Temporal server on SQLite), building it
  * with `go install` the first time. Lookup order: TEMPORAL_CLI → `temporal` on PATH → the project's
  * cached build → `go install` (when Go is available). Run directly, it prints the binary's path.
+ * `goInstall` is the general helper: any Go main package at a version, built once into a cache dir.
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
@@ -36,33 +37,73 @@ export async function findTemporalCli(log: Log = (l) => console.error(l)): Promi
 }
 
 async function buildWithGo(go: string, log: Log): Promise<void> {
-  mkdirSync(path.dirname(CACHED_CLI), { recursive: true });
-  log(`Building the Temporal CLI ${TEMPORAL_CLI_VERSION} with \`go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}\`.`);
-  log(`This takes a few minutes once; the binary is cached in ${path.dirname(CACHED_CLI)}.`);
+  try {
+    await goInstall(
+      { what: 'the Temporal CLI', module: TEMPORAL_CLI_MODULE, version: TEMPORAL_CLI_VERSION, binaries: ['temporal'], gobin: path.dirname(CACHED_CLI) },
+      { go, log },
+    );
+  } catch (error) {
+    if (!(error instanceof GoInstallError)) throw error;
+    throw new TemporalCliUnavailableError(
+      `${error.message} Set TEMPORAL_CLI to an existing binary or TEMPORAL_ADDRESS to a running server.`,
+    );
+  }
+}
+
+export class GoInstallError extends Error {
+  override readonly name = 'GoInstallError';
+}
+
+export interface GoInstallTarget {
+  /** For progress lines: "the Temporal CLI". */
+  what: string;
+  /** A main package path, e.g. `go.temporal.io/server/cmd/server`; several main packages of one module may be given. */
+  module: string | string[];
+  version: string;
+  /** The binaries `go install` leaves in `gobin` (named after the packages' last path element). */
+  binaries: string[];
+  /** The directory the binaries are installed into (GOBIN). */
+  gobin: string;
+}
+
+/**
+ * `go install <module>@<version>` into `gobin`, with progress lines (it takes minutes once), unless every
+ * binary is already there. Returns the binaries' paths in `binaries` order.
+ */
+export async function goInstall(target: GoInstallTarget, options: { go?: string; log?: Log } = {}): Promise<string[]> {
+  const log = options.log ?? ((l: string) => console.error(l));
+  const paths = target.binaries.map((b) => path.join(target.gobin, b));
+  if (paths.every(isExecutable)) return paths;
+  const go = options.go ?? which('go');
+  if (!go) throw new GoInstallError(`Building ${target.what} needs Go (\`go\` is not on PATH).`);
+  const packages = (Array.isArray(target.module) ? target.module : [target.module]).map((m) => `${m}@${target.version}`);
+  const command = `go install ${packages.join(' ')}`;
+  mkdirSync(target.gobin, { recursive: true });
+  log(`Building ${target.what} ${target.version} with \`${command}\`.`);
+  log(`This takes a few minutes once; the binaries are cached in ${target.gobin}.`);
   const started = Date.now();
-  const ticker = setInterval(() => log(`  still building the Temporal CLI... ${Math.round((Date.now() - started) / 1000)} s`), 20_000);
+  const ticker = setInterval(() => log(`  still building ${target.what}... ${Math.round((Date.now() - started) / 1000)} s`), 20_000);
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(go, ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
-        env: { ...process.env, GOBIN: path.dirname(CACHED_CLI) },
+      const child = spawn(go, ['install', ...packages], {
+        env: { ...process.env, GOBIN: target.gobin },
         stdio: ['ignore', 'inherit', 'inherit'],
       });
       child.on('error', reject);
       child.on('exit', resolve);
     });
-    if (code !== 0 || !existsSync(CACHED_CLI)) {
-      throw new TemporalCliUnavailableError(
-        `go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} failed (exit ${code}); see its output above. ` +
-          'Set TEMPORAL_CLI to an existing binary or TEMPORAL_ADDRESS to a running server.',
-      );
+    const missing = paths.filter((p) => !existsSync(p));
+    if (code !== 0 || missing.length) {
+      throw new GoInstallError(`\`${command}\` failed (exit ${code}${missing.length ? `, missing ${missing.join(', ')}` : ''}); see its output above.`);
     }
-    log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s: ${CACHED_CLI}`);
+    log(`Built ${target.what} in ${Math.round((Date.now() - started) / 1000)} s: ${paths.join(', ')}`);
+    return paths;
   } finally {
     clearInterval(ticker);
   }
 }
 
-function which(command: string): string | null {
+export function which(command: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, command);
@@ -71,7 +112,7 @@ function which(command: string): string | null {
   return null;
 }
 
-function isExecutable(file: string): boolean {
+export function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;

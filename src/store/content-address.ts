@@ -1,0 +1,64 @@
+/**
+ * Content addresses: a transcript link is named by the SHA-256 (hex) of the canonical JSON of
+ * `{prev, messages}` — exactly `linkHash` of activities/transcript-store.ts — and a stored output by
+ * `output:<hex>` of the SHA-256 of its UTF-8 text (the form src/kept-outputs.ts uses). The stores keep the canonical JSON text itself, so verifying a read
+ * is hashing the stored bytes.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../workflows/canonical-json.ts';
+import { StoreIntegrityError } from './errors.ts';
+import type { TranscriptLink } from './store.ts';
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The stored form of a link: the canonical JSON of `{prev, messages}`. */
+export function linkBody(link: TranscriptLink): string {
+  return canonicalJson({ prev: link.prev, messages: link.messages });
+}
+
+/** The name of a link. */
+export function linkHash(link: TranscriptLink): string {
+  return sha256Hex(linkBody(link));
+}
+
+/** Parses a stored link body after checking that it hashes to `hash`. */
+export function verifiedLink(hash: string, body: string): TranscriptLink {
+  const actual = sha256Hex(body);
+  if (actual !== hash) {
+    throw new StoreIntegrityError(`transcript link ${hash} is corrupt: its stored content hashes to ${actual}`, hash, actual);
+  }
+  const parsed = JSON.parse(body) as Partial<TranscriptLink>;
+  if (!parsed || !Array.isArray(parsed.messages) || (parsed.prev !== null && typeof parsed.prev !== 'string')) {
+    throw new StoreIntegrityError(`transcript link ${hash} is not a {prev, messages} object`, hash, actual);
+  }
+  return { prev: parsed.prev, messages: parsed.messages };
+}
+
+/** Checks, before storing, that `hash` names `link`; returns the body to store. */
+export function checkedLinkBody(hash: string, link: TranscriptLink): string {
+  const body = linkBody(link);
+  const actual = sha256Hex(body);
+  if (actual !== hash) {
+    throw new StoreIntegrityError(`refusing to store a transcript link under ${hash}: its content hashes to ${actual}`, hash, actual);
+  }
+  return body;
+}
+
+const OUTPUT_REF = /^output:[0-9a-f]{64}$/;
+
+export function outputRef(text: string): string {
+  return `output:${sha256Hex(text)}`;
+}
+
+export function isOutputRef(ref: string): boolean {
+  return OUTPUT_REF.test(ref);
+}
+
+/** Returns `text` after checking that it hashes to `ref`. */
+export function verifiedOutput(ref: string, text: string): string {
+  const actual = outputRef(text);
+  if (actual !== ref) throw new StoreIntegrityError(`stored output ${ref} is corrupt: its content hashes to ${actual}`, ref, actual);
+  return text;
+}

@@ -1,0 +1,354 @@
+/**
+ * The cluster store: PostgreSQL through `pg`, a pool shared by all calls, migrations applied on open
+ * (postgres-migrations.ts). Uniqueness is the database's (primary keys + `ON CONFLICT DO NOTHING`), so
+ * it holds across hosts; a ledger entry moves from started to done in a transaction; run events are
+ * announced by a trigger with NOTIFY and heard on one dedicated LISTEN connection per store instance,
+ * which reconnects by itself after an outage and then lets every subscription catch up.
+ *
+ * Connection failures (server down, network, shutting down, missing database, refused credentials) reject
+ * with StoreUnavailableError; the pool reconnects on its own once the server is back.
+ */
+import pg from 'pg';
+import type { ClientConfig, Notification, PoolClient } from 'pg';
+import type { TraceLine } from '../../workflows/trace-events.ts';
+import { checkedLinkBody, isOutputRef, outputRef, verifiedLink, verifiedOutput } from './content-address.ts';
+import { EventFanout } from './event-fanout.ts';
+import { migratePostgres } from './postgres-migrations.ts';
+import { toStoreError } from './postgres-errors.ts';
+import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
+import type {
+  AgentStore,
+  BeginEffectResult,
+  EffectEntry,
+  EventListener,
+  StoredEvent,
+  SubscribeOptions,
+  TranscriptLink,
+  Unsubscribe,
+} from './store.ts';
+import { checkAfterId, checkTraceLine, eventJson } from './validate.ts';
+
+export interface PostgresStoreOptions {
+  /** Pool size (default 10). */
+  maxConnections?: number;
+  /** How long to wait for a connection before failing with StoreUnavailableError (default 5000 ms). */
+  connectTimeoutMs?: number;
+  /** A query unanswered for this long fails with StoreUnavailableError and its connection is dropped (default 30000 ms). */
+  queryTimeoutMs?: number;
+  /** Longest wait between attempts to re-establish the LISTEN connection (default 2000 ms). */
+  maxReconnectDelayMs?: number;
+  /**
+   * How often the LISTEN connection is checked while it is idle (default 30000 ms): a connection that
+   * silently died (a network partition, a failover) is replaced, and subscriptions catch up.
+   */
+  listenerCheckMs?: number;
+}
+
+const CHANNEL = 'agent_run_events';
+
+/** `PostgreSQL at host:port/database`, from the URL without its credentials. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.searchParams.get('host') ?? (parsed.hostname || 'localhost');
+    return `PostgreSQL at ${host}:${parsed.port || '5432'}${parsed.pathname || '/'}`;
+  } catch {
+    return 'PostgreSQL (unparsable AGENT_STORE_URL)';
+  }
+}
+
+export class PostgresStore implements AgentStore {
+  readonly kind = 'postgres' as const;
+  readonly location: string;
+  private readonly config: ClientConfig;
+  private readonly pool: pg.Pool;
+  private readonly fanout: EventFanout;
+  private readonly maxReconnectDelayMs: number;
+  private readonly listenerCheckMs: number;
+  private listenerCheck: NodeJS.Timeout | undefined;
+  private migrated: Promise<void> | undefined;
+  private listener: pg.Client | undefined;
+  private listening: Promise<void> | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelayMs = 100;
+  private closed = false;
+
+  /** Connects and applies migrations; rejects with StoreUnavailableError if the server cannot be reached. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const store = new PostgresStore(url, options);
+    try {
+      await store.ready();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /** Makes a store without connecting; migrations run on first use (see `open`). */
+  constructor(url: string, options: PostgresStoreOptions = {}) {
+    this.location = describePostgresUrl(url);
+    this.config = {
+      connectionString: url,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      query_timeout: options.queryTimeoutMs ?? 30_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      application_name: 'agent-store',
+    };
+    this.pool = new pg.Pool({ ...this.config, max: options.maxConnections ?? 10, idleTimeoutMillis: 30_000 });
+    // An idle client whose server went away: the pool drops it and the next query makes a new one.
+    this.pool.on('error', () => undefined);
+    this.maxReconnectDelayMs = options.maxReconnectDelayMs ?? 2000;
+    this.listenerCheckMs = options.listenerCheckMs ?? 30_000;
+    this.fanout = new EventFanout((runId, afterId) => this.readEvents(runId, afterId));
+  }
+
+  /** Applies migrations once (retried on the next call if the server could not be reached). */
+  ready(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`the agent store (${this.location}) is closed`));
+    this.migrated ??= this.withClient((client) => migratePostgres(client)).then(
+      () => undefined,
+      (error: unknown) => {
+        this.migrated = undefined;
+        throw error;
+      },
+    );
+    return this.migrated;
+  }
+
+  async putLink(hash: string, link: TranscriptLink): Promise<void> {
+    const body = checkedLinkBody(hash, link);
+    await this.query('INSERT INTO transcript_links (hash, prev, body) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING', [hash, link.prev, body]);
+  }
+
+  async getLink(hash: string): Promise<TranscriptLink | undefined> {
+    const { rows } = await this.query<{ body: string }>('SELECT body FROM transcript_links WHERE hash = $1', [hash]);
+    return rows[0] ? verifiedLink(hash, rows[0].body) : undefined;
+  }
+
+  async beginEffect(key: string, tool: string, detail: Record<string, unknown>): Promise<BeginEffectResult> {
+    const detailJson = JSON.stringify(detail);
+    const startedAt = new Date().toISOString();
+    // A concurrent begin of the same key waits here until the other commits, then does nothing.
+    const inserted = await this.query(
+      "INSERT INTO effects (key, tool, phase, detail, started_at) VALUES ($1, $2, 'started', $3, $4) ON CONFLICT (key) DO NOTHING",
+      [key, tool, detailJson, startedAt],
+    );
+    if (inserted.rowCount === 1) {
+      return { created: true, entry: { key, tool, phase: 'started', detail: JSON.parse(detailJson) as Record<string, unknown>, startedAt } };
+    }
+    const { rows } = await this.query<EffectRow>('SELECT * FROM effects WHERE key = $1', [key]);
+    return { created: false, entry: toEntry(rows[0]!) };
+  }
+
+  async completeEffect(key: string, outcome: string): Promise<EffectEntry> {
+    return this.transaction(async (client) => {
+      const { rows } = await client.query<EffectRow>('SELECT * FROM effects WHERE key = $1 FOR UPDATE', [key]);
+      const row = rows[0];
+      if (!row) throw new Error(`no ledger entry for ${key}: call beginEffect before completeEffect`);
+      if (row.phase === 'done') return toEntry(row);
+      const updated = await client.query<EffectRow>("UPDATE effects SET phase = 'done', outcome = $2, done_at = $3 WHERE key = $1 RETURNING *", [
+        key,
+        outcome,
+        new Date().toISOString(),
+      ]);
+      return toEntry(updated.rows[0]!);
+    });
+  }
+
+  async lookupEffect(key: string): Promise<EffectEntry | undefined> {
+    const { rows } = await this.query<EffectRow>('SELECT * FROM effects WHERE key = $1', [key]);
+    return rows[0] ? toEntry(rows[0]) : undefined;
+  }
+
+  async appendTrace(line: TraceLine): Promise<boolean> {
+    checkTraceLine(line);
+    const result = await this.query('INSERT INTO trace_lines (run_id, seq, line) VALUES ($1, $2, $3) ON CONFLICT (run_id, seq) DO NOTHING', [
+      line.runId,
+      line.seq,
+      JSON.stringify(line),
+    ]);
+    return result.rowCount === 1;
+  }
+
+  async readTrace(runId: string): Promise<TraceLine[]> {
+    const { rows } = await this.query<{ line: string }>('SELECT line FROM trace_lines WHERE run_id = $1 ORDER BY seq', [runId]);
+    return rows.map((row) => JSON.parse(row.line) as TraceLine);
+  }
+
+  async putOutput(text: string): Promise<string> {
+    const ref = outputRef(text);
+    await this.query('INSERT INTO outputs (ref, body) VALUES ($1, $2) ON CONFLICT (ref) DO NOTHING', [ref, text]);
+    return ref;
+  }
+
+  async getOutput(ref: string): Promise<string | undefined> {
+    if (!isOutputRef(ref)) throw new TypeError(`not an output reference: ${JSON.stringify(ref)} (expected output:<64 hex digits>)`);
+    const { rows } = await this.query<{ body: string }>('SELECT body FROM outputs WHERE ref = $1', [ref]);
+    return rows[0] ? verifiedOutput(ref, rows[0].body) : undefined;
+  }
+
+  async appendEvent(runId: string, event: unknown): Promise<StoredEvent> {
+    const json = eventJson(event);
+    const at = new Date().toISOString();
+    // One statement (one transaction): the run's head row is locked from the id's allocation to the
+    // commit, so ids are committed in order and a reader never sees id n+1 before n.
+    const { rows } = await this.query<{ id: string }>(
+      `WITH next AS (
+         INSERT INTO run_event_heads AS h (run_id, last_id) VALUES ($1, 1)
+         ON CONFLICT (run_id) DO UPDATE SET last_id = h.last_id + 1
+         RETURNING last_id)
+       INSERT INTO run_events (run_id, id, at, event) SELECT $1, last_id, $2, $3 FROM next RETURNING id`,
+      [runId, at, json],
+    );
+    return { runId, id: Number(rows[0]!.id), at, event: JSON.parse(json) };
+  }
+
+  async readEvents(runId: string, afterId = 0, limit?: number): Promise<StoredEvent[]> {
+    checkAfterId(afterId);
+    const { rows } = await this.query<EventRow>('SELECT id, at, event FROM run_events WHERE run_id = $1 AND id > $2 ORDER BY id LIMIT $3', [
+      runId,
+      afterId,
+      limit ?? null,
+    ]);
+    return rows.map((row) => toEvent(runId, row));
+  }
+
+  async subscribe(runId: string, listener: EventListener, options: SubscribeOptions = {}): Promise<Unsubscribe> {
+    await this.ready();
+    await this.listen();
+    return this.fanout.add(runId, listener, options, async () => {
+      const { rows } = await this.query<{ last_id: string }>('SELECT last_id FROM run_event_heads WHERE run_id = $1', [runId]);
+      return rows[0] ? Number(rows[0].last_id) : 0;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.listenerCheck);
+    this.fanout.clear();
+    const listener = this.listener;
+    this.listener = undefined;
+    await Promise.all([listener?.end().catch(() => undefined), this.pool.end().catch(() => undefined)]);
+  }
+
+  // ── connections ─────────────────────────────────────────────────────────────────────────────────────
+
+  private async query<R extends object = Record<string, unknown>>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
+    await this.ready();
+    try {
+      return await this.pool.query<R>(sql, params);
+    } catch (error) {
+      throw toStoreError(error, this.location);
+    }
+  }
+
+  private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    await this.ready();
+    return this.withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  private async withClient<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw toStoreError(error, this.location);
+    }
+    let broken: Error | undefined;
+    try {
+      return await fn(client);
+    } catch (error) {
+      const mapped = toStoreError(error, this.location);
+      // A client whose connection failed is not given back to the pool.
+      if (mapped !== error) broken = error as Error;
+      throw mapped;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Establishes the LISTEN connection once; later losses are repaired by `reconnect`. */
+  private listen(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`the agent store (${this.location}) is closed`));
+    this.listening ??= this.connectListener().catch((error: unknown) => {
+      this.listening = undefined;
+      throw toStoreError(error, this.location);
+    });
+    return this.listening;
+  }
+
+  private async connectListener(): Promise<void> {
+    const client = new pg.Client(this.config);
+    const lost = () => this.lostListener(client);
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message: Notification) => {
+      if (message.channel === CHANNEL && message.payload !== undefined) this.fanout.notify(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      client.removeListener('end', lost);
+      client.removeListener('error', lost);
+      client.on('error', () => undefined);
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    clearInterval(this.listenerCheck);
+    this.listenerCheck = setInterval(() => {
+      client.query('SELECT 1').catch(lost); // query_timeout bounds the wait
+    }, this.listenerCheckMs);
+    this.listenerCheck.unref();
+  }
+
+  private lostListener(client: pg.Client): void {
+    if (this.listener !== client) return;
+    this.listener = undefined;
+    this.listening = undefined;
+    clearInterval(this.listenerCheck);
+    client.on('error', () => undefined);
+    client.end().catch(() => undefined);
+    this.reconnect();
+  }
+
+  /** Re-establishes LISTEN with backoff, then lets every subscription read what it missed meanwhile. */
+  private reconnect(): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      // With no subscriber left, the next subscribe() connects again.
+      if (this.closed || this.fanout.size === 0) return;
+      this.listen().then(
+        () => {
+          this.reconnectDelayMs = 100;
+          this.fanout.notifyAll();
+        },
+        () => {
+          this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, this.maxReconnectDelayMs);
+          this.reconnect();
+        },
+      );
+    }, this.reconnectDelayMs);
+    this.reconnectTimer.unref();
+  }
+}

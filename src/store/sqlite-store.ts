@@ -1,0 +1,342 @@
+/**
+ * The embedded store: one SQLite file (default `<dataDir>/agent-store.sqlite`) through Node's built-in
+ * `node:sqlite`. WAL mode and a busy timeout let several processes on one host (the CLI, workers) share
+ * the file; every write is one statement or one `BEGIN IMMEDIATE` transaction, so uniqueness holds
+ * across processes. Calls are synchronous underneath: a call waiting on another process's lock blocks
+ * this process's event loop for up to the busy timeout.
+ *
+ * Run events: an appender notifies the other store instances in its process at once (an emitter per
+ * database file); changes made by other processes are noticed by polling `PRAGMA data_version` (a cheap
+ * counter) while there are subscribers.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { TraceLine } from '../../workflows/trace-events.ts';
+import { checkedLinkBody, isOutputRef, outputRef, verifiedLink, verifiedOutput } from './content-address.ts';
+import { StoreUnavailableError } from './errors.ts';
+import { EventFanout } from './event-fanout.ts';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
+import { nodeSqlite } from './sqlite-module.ts';
+import type {
+  AgentStore,
+  BeginEffectResult,
+  EffectEntry,
+  EventListener,
+  StoredEvent,
+  SubscribeOptions,
+  TranscriptLink,
+  Unsubscribe,
+} from './store.ts';
+import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
+import { checkAfterId, checkTraceLine, eventJson } from './validate.ts';
+
+export interface SqliteStoreOptions {
+  /** How long a write waits for another process's lock before failing with StoreUnavailableError. */
+  busyTimeoutMs?: number;
+  /** How often subscribers look for events appended by other processes. */
+  pollMs?: number;
+  /**
+   * `FULL` (default) syncs the WAL on every commit: a ledger entry written before an effect survives a
+   * power cut. `NORMAL` is faster and loses at most the last commits on power loss (never on a crash).
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+/** One emitter per database file, shared by the store instances of this process. */
+const hubs = new Map<string, EventEmitter>();
+
+function hubFor(file: string): EventEmitter {
+  let hub = hubs.get(file);
+  if (!hub) {
+    hub = new EventEmitter();
+    hub.setMaxListeners(0);
+    hubs.set(file, hub);
+  }
+  return hub;
+}
+
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_READONLY = 8;
+const SQLITE_IOERR = 10;
+const SQLITE_FULL = 13;
+const SQLITE_CANTOPEN = 14;
+
+export class SqliteStore implements AgentStore {
+  readonly kind = 'sqlite' as const;
+  readonly location: string;
+  readonly file: string;
+  private readonly busyTimeoutMs: number;
+  private readonly pollMs: number;
+  private readonly db: DatabaseSync;
+  private readonly sql: Record<
+    | 'putLink'
+    | 'getLink'
+    | 'beginEffect'
+    | 'getEffect'
+    | 'completeEffect'
+    | 'appendTrace'
+    | 'readTrace'
+    | 'putOutput'
+    | 'getOutput'
+    | 'appendEvent'
+    | 'readEvents'
+    | 'lastEventId'
+    | 'dataVersion',
+    StatementSync
+  >;
+  private readonly fanout: EventFanout;
+  private readonly hub: EventEmitter;
+  private readonly onHub = (runId: string) => this.fanout.notify(runId);
+  private pollTimer: NodeJS.Timeout | undefined;
+  private dataVersion = -1;
+  private closed = false;
+
+  constructor(file: string, options: SqliteStoreOptions = {}) {
+    this.file = path.resolve(file);
+    this.location = `SQLite file ${this.file}`;
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    this.pollMs = options.pollMs ?? 200;
+    const { DatabaseSync } = nodeSqlite();
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      this.db = new DatabaseSync(this.file, { timeout: this.busyTimeoutMs });
+    } catch (error) {
+      throw this.mapError(error);
+    }
+    try {
+      this.db.exec('PRAGMA journal_mode = WAL');
+      this.db.exec(`PRAGMA synchronous = ${options.synchronous ?? 'FULL'}`);
+      this.migrate();
+      this.sql = {
+        putLink: this.db.prepare('INSERT INTO transcript_links (hash, prev, body, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING'),
+        getLink: this.db.prepare('SELECT body FROM transcript_links WHERE hash = ?'),
+        beginEffect: this.db.prepare(
+          "INSERT INTO effects (key, tool, phase, detail, started_at) VALUES (?, ?, 'started', ?, ?) ON CONFLICT (key) DO NOTHING",
+        ),
+        getEffect: this.db.prepare('SELECT * FROM effects WHERE key = ?'),
+        completeEffect: this.db.prepare("UPDATE effects SET phase = 'done', outcome = ?, done_at = ? WHERE key = ? AND phase = 'started'"),
+        appendTrace: this.db.prepare('INSERT INTO trace_lines (run_id, seq, line) VALUES (?, ?, ?) ON CONFLICT (run_id, seq) DO NOTHING'),
+        readTrace: this.db.prepare('SELECT line FROM trace_lines WHERE run_id = ? ORDER BY seq'),
+        putOutput: this.db.prepare('INSERT INTO outputs (ref, body, created_at) VALUES (?, ?, ?) ON CONFLICT (ref) DO NOTHING'),
+        getOutput: this.db.prepare('SELECT body FROM outputs WHERE ref = ?'),
+        // One statement: the write lock makes "max + 1" atomic across connections and processes.
+        appendEvent: this.db.prepare(
+          'INSERT INTO run_events (run_id, id, at, event) SELECT ?, COALESCE(MAX(id), 0) + 1, ?, ? FROM run_events WHERE run_id = ? RETURNING id',
+        ),
+        readEvents: this.db.prepare('SELECT id, at, event FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?'),
+        lastEventId: this.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM run_events WHERE run_id = ?'),
+        dataVersion: this.db.prepare('PRAGMA data_version'),
+      };
+    } catch (error) {
+      this.db.close();
+      throw this.mapError(error);
+    }
+    this.fanout = new EventFanout((runId, afterId) => this.readEvents(runId, afterId));
+    this.hub = hubFor(this.file);
+    this.hub.on('append', this.onHub);
+  }
+
+  putLink(hash: string, link: TranscriptLink): Promise<void> {
+    return this.call(() => {
+      const body = checkedLinkBody(hash, link);
+      this.sql.putLink.run(hash, link.prev, body, new Date().toISOString());
+    });
+  }
+
+  getLink(hash: string): Promise<TranscriptLink | undefined> {
+    return this.call(() => {
+      const row = this.sql.getLink.get(hash) as { body: string } | undefined;
+      return row ? verifiedLink(hash, row.body) : undefined;
+    });
+  }
+
+  beginEffect(key: string, tool: string, detail: Record<string, unknown>): Promise<BeginEffectResult> {
+    return this.call(() => {
+      const startedAt = new Date().toISOString();
+      const detailJson = JSON.stringify(detail);
+      const { changes } = this.sql.beginEffect.run(key, tool, detailJson, startedAt);
+      if (Number(changes) === 1) {
+        return { created: true, entry: { key, tool, phase: 'started', detail: JSON.parse(detailJson) as Record<string, unknown>, startedAt } };
+      }
+      return { created: false, entry: toEntry(this.sql.getEffect.get(key) as unknown as EffectRow) };
+    });
+  }
+
+  completeEffect(key: string, outcome: string): Promise<EffectEntry> {
+    return this.call(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const row = this.sql.getEffect.get(key) as EffectRow | undefined;
+        if (!row) throw new Error(`no ledger entry for ${key}: call beginEffect before completeEffect`);
+        if (row.phase === 'started') this.sql.completeEffect.run(outcome, new Date().toISOString(), key);
+        const entry = toEntry(this.sql.getEffect.get(key) as unknown as EffectRow);
+        this.db.exec('COMMIT');
+        return entry;
+      } catch (error) {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  lookupEffect(key: string): Promise<EffectEntry | undefined> {
+    return this.call(() => {
+      const row = this.sql.getEffect.get(key) as EffectRow | undefined;
+      return row ? toEntry(row) : undefined;
+    });
+  }
+
+  appendTrace(line: TraceLine): Promise<boolean> {
+    return this.call(() => {
+      checkTraceLine(line);
+      return Number(this.sql.appendTrace.run(line.runId, line.seq, JSON.stringify(line)).changes) === 1;
+    });
+  }
+
+  readTrace(runId: string): Promise<TraceLine[]> {
+    return this.call(() => (this.sql.readTrace.all(runId) as { line: string }[]).map((row) => JSON.parse(row.line) as TraceLine));
+  }
+
+  putOutput(text: string): Promise<string> {
+    return this.call(() => {
+      const ref = outputRef(text);
+      this.sql.putOutput.run(ref, text, new Date().toISOString());
+      return ref;
+    });
+  }
+
+  getOutput(ref: string): Promise<string | undefined> {
+    return this.call(() => {
+      if (!isOutputRef(ref)) throw new TypeError(`not an output reference: ${JSON.stringify(ref)} (expected output:<64 hex digits>)`);
+      const row = this.sql.getOutput.get(ref) as { body: string } | undefined;
+      return row ? verifiedOutput(ref, row.body) : undefined;
+    });
+  }
+
+  appendEvent(runId: string, event: unknown): Promise<StoredEvent> {
+    return this.call(() => {
+      const json = eventJson(event);
+      const at = new Date().toISOString();
+      const row = this.sql.appendEvent.get(runId, at, json, runId) as { id: number };
+      const stored: StoredEvent = { runId, id: Number(row.id), at, event: JSON.parse(json) };
+      this.hub.emit('append', runId);
+      return stored;
+    });
+  }
+
+  readEvents(runId: string, afterId = 0, limit?: number): Promise<StoredEvent[]> {
+    return this.call(() => {
+      checkAfterId(afterId);
+      return (this.sql.readEvents.all(runId, afterId, limit ?? -1) as unknown as EventRow[]).map((row) => toEvent(runId, row));
+    });
+  }
+
+  async subscribe(runId: string, listener: EventListener, options: SubscribeOptions = {}): Promise<Unsubscribe> {
+    this.assertOpen();
+    this.startPolling();
+    const unsubscribe = await this.fanout.add(runId, listener, options, () =>
+      this.call(() => Number((this.sql.lastEventId.get(runId) as { id: number }).id)),
+    );
+    return () => {
+      unsubscribe();
+      if (this.fanout.size === 0) this.stopPolling();
+    };
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    this.stopPolling();
+    this.fanout.clear();
+    this.hub.off('append', this.onHub);
+    if (this.hub.listenerCount('append') === 0) hubs.delete(this.file);
+    this.db.close();
+    return Promise.resolve();
+  }
+
+  private startPolling(): void {
+    if (this.pollTimer) return;
+    this.dataVersion = this.readDataVersion();
+    this.pollTimer = setInterval(() => {
+      let version: number;
+      try {
+        version = this.readDataVersion();
+      } catch {
+        return; // locked or gone for now: the next tick tries again
+      }
+      if (version !== this.dataVersion) {
+        this.dataVersion = version;
+        this.fanout.notifyAll();
+      }
+    }, this.pollMs);
+    this.pollTimer.unref();
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  private readDataVersion(): number {
+    return Number((this.sql.dataVersion.get() as { data_version: number }).data_version);
+  }
+
+  /** Applies the schema versions above `PRAGMA user_version`, in one transaction that holds the write lock. */
+  private migrate(): void {
+    const latest = SQLITE_MIGRATIONS.at(-1)!.version;
+    const current = () => Number((this.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+    if (current() >= latest) return;
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const from = current(); // another process may have migrated while we waited for the lock
+      for (const migration of SQLITE_MIGRATIONS) {
+        if (migration.version <= from) continue;
+        this.db.exec(migration.sql);
+        this.db.exec(`PRAGMA user_version = ${migration.version}`);
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the agent store (${this.location}) is closed`);
+  }
+
+  /** Runs a synchronous database call as a promise, with SQLite's lock and I/O errors as StoreUnavailableError. */
+  private call<T>(fn: () => T): Promise<T> {
+    try {
+      this.assertOpen();
+      return Promise.resolve(fn());
+    } catch (error) {
+      return Promise.reject(this.mapError(error));
+    }
+  }
+
+  private mapError(error: unknown): Error {
+    const err = error as { code?: string; errcode?: number; errstr?: string; message?: string };
+    if (typeof err?.errcode === 'number' || err?.code === 'ERR_SQLITE_ERROR') {
+      const primary = (err.errcode ?? -1) & 0xff;
+      const why = err.errstr ?? err.message ?? String(error);
+      const check =
+        primary === SQLITE_BUSY || primary === SQLITE_LOCKED
+          ? `another process held the database lock for over ${this.busyTimeoutMs} ms: check for a stuck process using this file`
+          : primary === SQLITE_CANTOPEN || primary === SQLITE_READONLY
+            ? 'check that the directory exists and is writable by this user (AGENT_DATA_DIR / AGENT_STORE_URL)'
+            : primary === SQLITE_IOERR || primary === SQLITE_FULL
+              ? 'check the disk (space, permissions, I/O errors)'
+              : undefined;
+      if (check) return new StoreUnavailableError(this.location, why, check, { cause: error });
+    }
+    const code = (error as NodeJS.ErrnoException)?.code;
+    if (code === 'EACCES' || code === 'EROFS' || code === 'ENOSPC' || code === 'ENOTDIR' || code === 'EPERM') {
+      return new StoreUnavailableError(this.location, (error as Error).message, 'check that the data directory can be created and written', { cause: error });
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The one store for everything the harness keeps outside Temporal history (SPEC §14): transcript
+ * links, side-effect ledger entries, trace lines, large tool outputs and run event streams. Every
+ * worker host reaches the same store, so a run can move between hosts. Two implementations behind this
+ * interface, chosen by `AGENT_STORE_URL` (see open-store.ts): an embedded SQLite file (sqlite-store.ts)
+ * and PostgreSQL (postgres-store.ts).
+ *
+ * Failures: every method may reject with StoreUnavailableError (the store cannot be reached: retry
+ * later); reads of content-addressed data reject with StoreIntegrityError when the stored bytes do not
+ * hash to their name. Both are in errors.ts.
+ */
+import type { ChatMessage } from '../../workflows/types.ts';
+import type { TraceLine } from '../../workflows/trace-events.ts';
+
+/** One link of a run's transcript chain: the messages new since `prev` (null for the first link). */
+export interface TranscriptLink {
+  prev: string | null;
+  messages: ChatMessage[];
+}
+
+/** A side-effect ledger entry, unique by idempotency key. */
+export interface EffectEntry {
+  /** The idempotency key (`<workflowId>:<tool_call_id>`). */
+  key: string;
+  tool: string;
+  /** `started` is written before the effect, `done` after it, with the outcome reported. */
+  phase: 'started' | 'done';
+  /** What the first attempt recorded before acting (e.g. whether the file existed). */
+  detail: Record<string, unknown>;
+  /** The outcome reported to the model; set once `done`. */
+  outcome?: string;
+  /** ISO times. */
+  startedAt: string;
+  doneAt?: string;
+}
+
+export interface BeginEffectResult {
+  /** True when this call wrote the `started` entry; false when an entry for the key already existed. */
+  created: boolean;
+  /** The entry now stored: this call's, or the earlier one (`started` or `done`), unchanged. */
+  entry: EffectEntry;
+}
+
+/** One event of a run's live stream. */
+export interface StoredEvent {
+  runId: string;
+  /** 1, 2, 3, … per run, in the order the events were appended; never reused. */
+  id: number;
+  /** ISO time the event was appended. */
+  at: string;
+  /** The event as appended (any JSON value). */
+  event: unknown;
+}
+
+export type EventListener = (event: StoredEvent) => void;
+
+export interface SubscribeOptions {
+  /**
+   * Deliver events after this id too (catch-up, e.g. from an SSE `Last-Event-ID`); by default only
+   * events appended after the subscription is established.
+   */
+  afterId?: number;
+  /**
+   * Called when a listener throws or a catch-up read fails (e.g. StoreUnavailableError during an outage;
+   * the subscription stays and catches up once the store is back). By default such errors are dropped.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** Stops a subscription; no listener call happens after it returns. */
+export type Unsubscribe = () => void;
+
+export interface AgentStore {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Where the store is, for messages and logs (never contains a password). */
+  readonly location: string;
+
+  // ── Transcript links: content-addressed, immutable ────────────────────────────────────────────────
+  /**
+   * Stores `link` under `hash`, which must be `linkHash(link)` (link-hash.ts; the same SHA-256 of the
+   * canonical JSON of `{prev, messages}` the transcript store uses): a mismatch rejects with
+   * StoreIntegrityError and stores nothing. Putting an existing hash is a no-op.
+   */
+  putLink(hash: string, link: TranscriptLink): Promise<void>;
+  /**
+   * The link stored under `hash`, or undefined if there is none. The store verifies that the stored
+   * content hashes to `hash` and rejects with StoreIntegrityError otherwise: a caller never sees a
+   * link that differs from the one its hash names. (Walking the chain via `prev` is the caller's.)
+   */
+  getLink(hash: string): Promise<TranscriptLink | undefined>;
+
+  // ── Side-effect ledger: unique by idempotency key ─────────────────────────────────────────────────
+  /**
+   * Records `started` for `key` before the effect, atomically: of any number of concurrent begins for
+   * one key (from any host) exactly one gets `created: true`; every other call gets the stored entry
+   * (which may be `started` — an attempt that may have died mid-effect — or `done`).
+   */
+  beginEffect(key: string, tool: string, detail: Record<string, unknown>): Promise<BeginEffectResult>;
+  /**
+   * Moves `key` from `started` to `done` with `outcome` (one transaction) and returns the stored entry.
+   * If the key is already `done`, nothing changes and the first outcome is returned: report
+   * `entry.outcome`. Rejects if the key was never begun.
+   */
+  completeEffect(key: string, outcome: string): Promise<EffectEntry>;
+  lookupEffect(key: string): Promise<EffectEntry | undefined>;
+
+  // ── Traces: unique by run id + seq ────────────────────────────────────────────────────────────────
+  /**
+   * Appends a trace line; a line whose (runId, seq) is already stored is ignored (resolves false).
+   * `seq` must be a positive integer.
+   */
+  appendTrace(line: TraceLine): Promise<boolean>;
+  /** The run's trace lines ordered by seq, from whichever host wrote them. */
+  readTrace(runId: string): Promise<TraceLine[]>;
+
+  // ── Large tool outputs: content-addressed ─────────────────────────────────────────────────────────
+  /** Stores `text` and returns its reference, `output:<hex>`, the SHA-256 of its UTF-8 bytes (as src/kept-outputs.ts names them); the same text twice is one row. */
+  putOutput(text: string): Promise<string>;
+  /** The text stored under `ref`, or undefined; StoreIntegrityError if it does not hash to `ref`. */
+  getOutput(ref: string): Promise<string | undefined>;
+
+  // ── Run events (live streams) ─────────────────────────────────────────────────────────────────────
+  /** Appends `event` (a JSON value) to the run's stream with the next id (1, 2, …) and notifies subscribers. */
+  appendEvent(runId: string, event: unknown): Promise<StoredEvent>;
+  /** The run's events with id > afterId (default 0), in id order, at most `limit` (default all). */
+  readEvents(runId: string, afterId?: number, limit?: number): Promise<StoredEvent[]>;
+  /**
+   * Calls `listener` with each event appended to the run after the returned promise resolves — by this
+   * or any other store instance on the same store (PostgreSQL: any host, via LISTEN/NOTIFY; SQLite:
+   * immediately within this process, within ~0.2 s from other processes) — once each, in id order.
+   * After a notification is lost (e.g. the PostgreSQL connection dropped) the subscription catches up
+   * on its own, so no event is skipped.
+   */
+  subscribe(runId: string, listener: EventListener, options?: SubscribeOptions): Promise<Unsubscribe>;
+
+  /** Closes connections and timers; the store is unusable afterwards. Idempotent. */
+  close(): Promise<void>;
+}
