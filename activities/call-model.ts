@@ -8,7 +8,8 @@ import { FailureType } from '../workflows/failures.ts';
 import { formatCount, MAX_REPLY_CHARS } from '../workflows/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../workflows/types.ts';
 import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
-import { TranscriptMissingError, type TranscriptStore } from './transcript-store.ts';
+import { storeFailure } from './store-failures.ts';
+import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
 import { modelContextQuery } from '../workflows/messages.ts';
 import type { Client } from '@temporalio/client';
 
@@ -27,12 +28,12 @@ const HEARTBEAT_EVERY_MS = 1000;
 export interface CallModelDeps {
   endpoints: ModelEndpoints;
   contracts: ReadonlyMap<string, ToolContract>;
-  store: TranscriptStore;
-  /** Asks a run for its transcript when a link is missing from this worker's store. */
+  transcripts: TranscriptChain;
+  /** Asks a run for its transcript when a link is missing from the store. */
   client: Client;
 }
 
-export function createCallModel({ endpoints, contracts, store, client }: CallModelDeps) {
+export function createCallModel({ endpoints, contracts, transcripts, client }: CallModelDeps) {
   const toolSchemas = new Map<string, ChatCompletionTool>();
   for (const contract of contracts.values()) {
     toolSchemas.set(contract.name, {
@@ -53,7 +54,9 @@ export function createCallModel({ endpoints, contracts, store, client }: CallMod
       if (!schema) throw ApplicationFailure.nonRetryable(`The worker has no tool "${name}".`, FailureType.toolNotImplemented);
       return schema;
     });
-    const messages = await fullTranscript(input, store, client);
+    const messages = await fullTranscript(input, transcripts, client).catch((error: unknown) => {
+      throw storeFailure(error);
+    });
     const request = {
       model: input.model,
       messages: messages.map(toOpenAIMessage),
@@ -75,24 +78,20 @@ export function createCallModel({ endpoints, contracts, store, client }: CallMod
   };
 }
 
-async function fullTranscript(input: CallModelInput, store: TranscriptStore, client: Client): Promise<ChatMessage[]> {
+async function fullTranscript(input: CallModelInput, transcripts: TranscriptChain, client: Client): Promise<ChatMessage[]> {
   const { prev, append, head } = input.transcript;
-  if (store.append(prev, append) !== head) {
-    throw ApplicationFailure.nonRetryable(`Transcript link ${head} does not match its content: workflow and worker disagree on canonical JSON.`, 'TranscriptCorrupt');
-  }
+  await transcripts.append(prev, append, head);
   try {
-    return store.load(head);
+    return await transcripts.load(head);
   } catch (error) {
     if (!(error instanceof TranscriptMissingError)) throw error;
-    // Another host wrote the earlier links: the run holds its current execution's transcript.
+    // A link written before the store was shared (or lost with it): the run holds its current execution's part.
     const context = await client.workflow.getHandle(input.runId).query(modelContextQuery);
     try {
-      return store.load(context.base).concat(context.messages);
+      return (await transcripts.load(context.base)).concat(context.messages);
     } catch (missing) {
-      throw ApplicationFailure.retryable(
-        `${(missing as Error).message}: workers must share AGENT_DATA_DIR/transcripts (a volume) to continue runs that continued-as-new elsewhere.`,
-        'TranscriptMissing',
-      );
+      if (!(missing instanceof TranscriptMissingError)) throw missing;
+      throw ApplicationFailure.retryable(`${missing.message}: every worker must use the same store (AGENT_STORE_URL).`, 'TranscriptMissing');
     }
   }
 }

@@ -5,7 +5,8 @@ import type { ToolRegistry } from '../src/tools/registry.ts';
 import { createCallModel } from './call-model.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import { createRunTool } from './run-tool.ts';
-import type { TranscriptStore } from './transcript-store.ts';
+import type { AgentStore } from '../src/store/store.ts';
+import { TranscriptChain } from './transcript.ts';
 
 export interface ActivityDeps {
   endpoints: ModelEndpoints;
@@ -14,23 +15,22 @@ export interface ActivityDeps {
   defaultWorkspace: string;
   /** Workspaces runs may use: one of these or a directory inside one. */
   workspaceRoots: readonly string[];
-  /** Keeps a tool's whole output when the model sees only its start; returns the reference. */
-  keepOutput: (text: string) => Promise<string>;
   /** JSONL log of every tool execution attempt. */
   toolRunLog: string;
   /** A client on the worker's connection: tools report progress through it, the model call reads transcripts. */
   client: Client;
-  transcripts: TranscriptStore;
+  /** Transcript links and whole tool outputs: the store every worker host shares. */
+  store: AgentStore;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, store: deps.transcripts, client: deps.client }),
+    callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, transcripts: new TranscriptChain(deps.store), client: deps.client }),
     runTool: createRunTool({
       tools: deps.tools,
       defaultWorkspace: deps.defaultWorkspace,
       workspaceRoots: deps.workspaceRoots,
-      keepOutput: deps.keepOutput,
+      keepOutput: (text) => deps.store.putOutput(text),
       client: deps.client,
       runLog: deps.toolRunLog,
     }),

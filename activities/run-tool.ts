@@ -11,6 +11,7 @@ import { truncateForModel } from '../workflows/payload-bounds.ts';
 import { toolErrorText } from '../workflows/tool-calls.ts';
 import type { ToolOutcome } from '../workflows/types.ts';
 import { ProgressReporter } from './progress-reporter.ts';
+import { isStoreError, storeFailure } from './store-failures.ts';
 
 export interface RunToolInput {
   runId: string;
@@ -101,6 +102,8 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
     } catch (error) {
       if (ctx.cancellationSignal.aborted) throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
       if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, FailureType.toolRetryable);
+      // The store's trouble is the harness's, not the tool's: retried (or failing the run), never told to the model.
+      if (isStoreError(error)) throw storeFailure(error);
       const message = toolErrorText(error instanceof Error ? error.message : String(error));
       return { ok: false, content: truncateForModel(message, tool.maxOutputChars), ms: ms() };
     } finally {

@@ -17,7 +17,7 @@ import { historyWeight } from './history-size.ts';
 import { observedTools, type ScanObservation } from './instrumented-scan.ts';
 import { median, p95, table } from './stats.ts';
 import { startDevServer } from './temporal-server.ts';
-import { readTrace } from './trace-writer.ts';
+import { openStore } from './store/open-store.ts';
 import { createAgentWorker } from './worker.ts';
 import type { RunInput } from '../workflows/types.ts';
 
@@ -43,7 +43,8 @@ const connection = await NativeConnection.connect({ address });
 const scripted = await startScriptedModelServer();
 const taskQueue = `bench-${Date.now().toString(36)}`;
 const scans = new Map<string, ScanObservation>();
-const worker = await createAgentWorker({ connection, taskQueue, dataDir, workspace, scriptedModel: { baseUrl: scripted.baseUrl }, tools: observedTools(scans)(dataDir) });
+const store = await openStore({ dataDir });
+const worker = await createAgentWorker({ connection, taskQueue, dataDir, store, workspace, scriptedModel: { baseUrl: scripted.baseUrl }, tools: observedTools(scans)(store) });
 const running = worker.run();
 const temporal = new Client({ connection });
 const agents = new AgentClient(temporal, { taskQueue, workspaceRoots: [workspace] });
@@ -62,7 +63,7 @@ async function measuredRun(): Promise<Measured> {
   const result = await agents.result(runId);
   const wallMs = performance.now() - started;
   if (result.status !== 'completed') throw new Error(`bench run ${runId} ended ${result.status}: ${result.error}`);
-  const trace = readTrace(path.join(dataDir, 'traces'), runId);
+  const trace = await store.readTrace(runId);
   const toolMs = trace.reduce((sum, line) => sum + (line.type === 'tool_result' ? line.ms : 0), 0);
   return { wallMs, modelMs: 0, toolMs, turns: result.turns };
 }

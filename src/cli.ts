@@ -4,10 +4,8 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { readTrace } from './trace-writer.ts';
 import path from 'node:path';
 import { answerLines, stateTable, summaryLine } from './format.ts';
-import { dataDir } from './paths.ts';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 import type { PendingApproval, RunInput } from '../workflows/types.ts';
 
@@ -145,12 +143,14 @@ async function main(argv: string[]): Promise<number> {
         console.log(`answered ${callKey}`);
         return 0;
       });
-    case 'trace': {
-      const lines = readTrace(path.join(dataDir(), 'traces'), runId());
-      if (!lines.length) throw new UsageError(`No trace for "${runId()}" in ${path.join(dataDir(), 'traces')}.`);
-      for (const line of lines) console.log(JSON.stringify(line));
-      return 0;
-    }
+    case 'trace':
+      // From the store every host writes to: the whole trace, wherever the run went. `> run.jsonl` exports it.
+      return withRuntime(NO_WORKER, async (rt) => {
+        const lines = await rt.store.readTrace(runId());
+        if (!lines.length) throw new UsageError(`No trace for "${runId()}" in the store (${rt.store.location}).`);
+        for (const line of lines) console.log(JSON.stringify(line));
+        return 0;
+      });
     case 'worker':
       // A production worker: it serves scripted models only when AGENT_SCRIPTED_MODEL_URL names a server.
       return withRuntime({ worker: true }, async (rt) => {

@@ -1,4 +1,5 @@
 /** For tests and benchmarks: wraps the real scan_files tool to record, per call, when it ran, its last progress label and when its signal aborted. */
+import type { EffectLedger } from './store/store.ts';
 import type { Tool } from './tools/define-tool.ts';
 import { implementTool } from './tools/define-tool.ts';
 import { builtinTools } from './tools/registry.ts';
@@ -12,8 +13,8 @@ export interface ScanObservation {
 }
 
 export function observedTools(observations: Map<string, ScanObservation>, options: { ignoreSignal?: boolean } = {}) {
-  return (dataDir: string): Tool[] =>
-    builtinTools(dataDir).map((tool) =>
+  return (ledger: EffectLedger): Tool[] =>
+    builtinTools(ledger).map((tool) =>
       tool.name !== 'scan_files'
         ? tool
         : (implementTool(scanFiles, async (args, ctx) => {

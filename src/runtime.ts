@@ -9,6 +9,8 @@ import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime } from '@te
 import { AgentClient } from './client.ts';
 import { agentDataConverter } from './payload-codec.ts';
 import { dataDir, PROJECT_ROOT, TASK_QUEUE } from './paths.ts';
+import { openStore } from './store/open-store.ts';
+import type { AgentStore } from './store/store.ts';
 import { ensureTemporal, type TemporalEndpoint } from './temporal-server.ts';
 import { scenarioDirsFromEnv } from './scripted-model/server.ts';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './worker.ts';
@@ -19,6 +21,8 @@ export interface Runtime {
   connection: NativeConnection;
   agents: AgentClient;
   dataDir: string;
+  /** The store (AGENT_STORE_URL, else SQLite in the data directory): traces, ledgers, transcripts. */
+  store: AgentStore;
   /** The in-process worker, when asked for. */
   worker: AgentWorker | null;
   close(): Promise<void>;
@@ -56,6 +60,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter() });
   const roots = options.workspaceRoots ?? workspaceRoots();
   const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots });
+  const store = await openStore({ dataDir: dir });
   let worker: AgentWorker | null = null;
   let running: Promise<void> | null = null;
   if (options.worker) {
@@ -63,6 +68,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       connection,
       namespace: endpoint.namespace,
       dataDir: dir,
+      store,
       workspace: demoWorkspace(),
       workspaceRoots: roots,
       ...scriptedModelOption(options.scriptedModel ?? false),
@@ -74,12 +80,14 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     connection,
     agents,
     dataDir: dir,
+    store,
     worker,
     async close() {
       if (worker) {
         worker.shutdown();
         await running;
       }
+      await store.close();
       await connection.close();
       await endpoint.stop();
     },

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { Worker, type InjectedSinks, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
-import { TranscriptStore } from '../activities/transcript-store.ts';
 import type { ModelEndpoints } from '../activities/model-endpoints.ts';
 import type { TraceSinks } from '../workflows/agent.ts';
 import { contractsByName } from './tools/contracts.ts';
@@ -14,19 +13,22 @@ import type { Tool } from './tools/define-tool.ts';
 import { builtinTools, createToolRegistry } from './tools/registry.ts';
 import { startScriptedModelServer, type ScriptedModelServer } from './scripted-model/server.ts';
 import { TASK_QUEUE } from './paths.ts';
-import { TraceWriter } from './trace-writer.ts';
+import { openStore } from './store/open-store.ts';
+import type { AgentStore } from './store/store.ts';
+import { TraceSink } from './trace-sink.ts';
 import { workflowBundle } from './workflow-bundle.ts';
 import { agentDataConverter } from './payload-codec.ts';
 import type { DataConverter } from '@temporalio/common';
 import { workspaceRoots } from './workspace-roots.ts';
-import { keepOutputIn } from './kept-outputs.ts';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue?: string;
-  /** Traces go to `<dataDir>/traces`. */
+  /** This host's data directory (the tool-run audit log; the embedded store's file when no store is given). */
   dataDir: string;
+  /** The store every worker host shares; default: the one AGENT_STORE_URL names (else SQLite in dataDir). */
+  store?: AgentStore;
   /** Directory the file tools are confined to when a run names none. */
   workspace: string;
   /** Workspaces runs may name: these or directories inside them (default: AGENT_WORKSPACE_ROOTS, else `workspace`). */
@@ -45,7 +47,7 @@ export interface AgentWorkerOptions {
 
 export interface AgentWorker {
   worker: Worker;
-  traces: TraceWriter;
+  store: AgentStore;
   /** The scripted model server this worker started, if any. */
   scriptedModel: ScriptedModelServer | null;
   /** Runs the worker until `shutdown()` (or until `until` settles) and then releases what it started. */
@@ -54,7 +56,8 @@ export interface AgentWorker {
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
-  const tools = createToolRegistry(options.tools ?? builtinTools(options.dataDir));
+  const store = options.store ?? (await openStore({ dataDir: options.dataDir }));
+  const tools = createToolRegistry(options.tools ?? builtinTools(store));
   const scripted = options.scriptedModel;
   const scriptedModel = scripted && 'scenarioDirs' in scripted ? await startScriptedModelServer({ scenarioDirs: scripted.scenarioDirs }) : null;
   const endpoints: ModelEndpoints = {
@@ -65,7 +68,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const missing = [...contractsByName.values()].filter((c) => c.execution === 'activity' && !tools.has(c.name)).map((c) => c.name);
   if (missing.length) console.warn(`This worker has no implementation of: ${missing.join(', ')}. Runs that call them get an error.`);
   const dataConverter = options.dataConverter ?? agentDataConverter();
-  const traces = new TraceWriter(path.join(options.dataDir, 'traces'));
+  const traces = new TraceSink(store);
   const sinks: InjectedSinks<TraceSinks> = {
     trace: { emit: { fn: (_info, line) => traces.write(line), callDuringReplay: false } },
   };
@@ -80,9 +83,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       tools,
       defaultWorkspace: options.workspace,
       workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
-      keepOutput: keepOutputIn(path.join(options.dataDir, 'outputs')),
       client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
-      transcripts: new TranscriptStore(path.join(options.dataDir, 'transcripts')),
+      store,
       toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
     }),
     sinks,
@@ -92,13 +94,16 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   });
   return {
     worker,
-    traces,
+    store,
     scriptedModel,
     async run(until) {
       try {
         await (until ? worker.runUntil(until) : worker.run());
       } finally {
+        traces.close();
         await scriptedModel?.close();
+        // A store given by the caller is the caller's to close.
+        if (!options.store) await store.close();
       }
     },
     shutdown: () => worker.shutdown(),

@@ -44,7 +44,7 @@ describe('plan', () => {
 
   test('its trace has the seed event sequence, each line once', async () => {
     const result = await h.run({ goal: GOAL, model: 'scripted:plan' });
-    const lines = h.trace(result.runId);
+    const lines = (await h.trace(result.runId));
     assert.deepEqual(
       lines.map((l) => l.type),
       ['turn', 'tool_start', 'tool_result', 'turn', 'tool_start', 'tool_result', 'turn', 'run_stopped'],
@@ -95,7 +95,7 @@ test('a budget cap stops the run with the cost at or below the cap plus one repl
   const result = await h.run({ goal: GOAL, model: 'scripted:runaway', limits: { maxBudgetUsd: cap, maxTurns: 100, ...NO_REPETITION_STOPS } });
   assert.equal(result.status, 'budget_exceeded');
   assert.deepEqual(result.interruption, { type: 'max_budget' });
-  const turns = h.trace(result.runId).filter((l) => l.type === 'turn');
+  const turns = (await h.trace(result.runId)).filter((l) => l.type === 'turn');
   const last = turns.at(-1)!;
   assert.ok(last.type === 'turn');
   const lastReplyCost = costOf({ promptTokens: last.prompt_tokens, completionTokens: last.completion_tokens }, DEFAULT_PRICE);
@@ -115,7 +115,7 @@ test('cancel while the model is slow: interrupted with the reason, and the HTTP 
   await eventually(() => request.aborted, 'the model server to see the request aborted', 5000);
   const description = await h.temporal.workflow.getHandle(runId).describe();
   assert.equal(description.status.name, 'CANCELLED');
-  assert.equal(h.trace(runId).at(-1)?.type, 'run_stopped');
+  assert.equal((await h.trace(runId)).at(-1)?.type, 'run_stopped');
 });
 
 test('a model answering 400 ends the run failed with the provider message', async () => {

@@ -43,7 +43,7 @@ describe('delete-approval', () => {
     assert.equal(result.turns, 3);
     assert.equal(result.output, 'Deleted access.log to free space.');
     assert.ok(!existsSync(accessLog()));
-    const types = h.trace(runId).map((l) => l.type);
+    const types = (await h.trace(runId)).map((l) => l.type);
     assert.deepEqual(types, ['turn', 'tool_start', 'tool_result', 'turn', 'approval_required', 'approval_decided', 'tool_start', 'tool_result', 'turn', 'run_stopped']);
   });
 });
@@ -121,7 +121,7 @@ test('a stale signal is recorded as refused and changes nothing', async () => {
   await h.agents.approve(runId, { callKey: pending.callKey, argsHash: 'f'.repeat(64) }, { wait: false });
   const refused = await (async () => {
     for (let i = 0; i < 100; i++) {
-      const line = h.trace(runId).find((l) => l.type === 'approval_refused');
+      const line = (await h.trace(runId)).find((l) => l.type === 'approval_refused');
       if (line) return line;
       await new Promise((r) => setTimeout(r, 50));
     }

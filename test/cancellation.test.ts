@@ -31,7 +31,7 @@ describe('slow-scan', () => {
     assert.equal(result.output, 'Scanned 1200 files: no problems found.');
     assert.ok(labels.size >= 2, `several labels seen while running: ${[...labels].join(' | ')}`);
     for (const label of labels) assert.match(label, /^scanned \d+ of 1200 files$/);
-    const progressLines = h.trace(runId).filter((l) => l.type === 'tool_progress');
+    const progressLines = (await h.trace(runId)).filter((l) => l.type === 'tool_progress');
     assert.ok(progressLines.length >= 2);
   });
 
@@ -50,7 +50,7 @@ describe('slow-scan', () => {
     assert.doesNotMatch(scan.lastLabel ?? '', /1200 of 1200/, 'the scan stopped before the end');
     assert.equal(result.toolRuns, 1, 'no later tool ran');
     assert.equal(result.turns, 1, 'no later model call');
-    const types = h.trace(runId).map((l) => l.type);
+    const types = (await h.trace(runId)).map((l) => l.type);
     assert.equal(types.at(-1), 'run_stopped');
     assert.ok(!types.includes('tool_result'), 'the scan never produced a result');
     const history = await h.temporal.workflow.getHandle(runId).fetchHistory();

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { EffectLedger } from '../src/tools/ledger.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 import { spawnWorker, type WorkerProcess } from './helpers/worker-process.ts';
@@ -52,14 +51,15 @@ function toolRuns(runId: string) {
     .filter((r) => r.runId === runId);
 }
 
-function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof runDurable>>['result'], reference: string, reran: string[] = []) {
+async function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof runDurable>>['result'], reference: string, reran: string[] = []) {
   assert.equal(result.status, 'completed');
   assert.equal(result.output, reference);
   assert.equal(result.toolRuns, 4);
   assert.ok(!existsSync(path.join(h.workspace, 'access.log')));
-  const starts = h.trace(runId).filter((l) => l.type === 'tool_start').map((l) => l.toolCallId);
+  const trace = await h.trace(runId);
+  const starts = trace.filter((l) => l.type === 'tool_start').map((l) => l.toolCallId);
   assert.deepEqual(starts, ['c1', 'c2', 'c3', 'c4'], 'each tool started once in the trace');
-  const seqs = h.trace(runId).map((l) => l.seq);
+  const seqs = trace.map((l) => l.seq);
   assert.deepEqual(seqs, seqs.map((_, i) => i + 1), 'no duplicated or lost trace lines');
   const executions = toolRuns(runId);
   for (const id of ['c1', 'c2', 'c3', 'c4']) {
@@ -67,15 +67,16 @@ function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof runDu
     if (reran.includes(id)) assert.ok(count === 2 && executions.some((e) => e.toolCallId === id && e.attempt === 2), `${id} retried once`);
     else assert.equal(count, 1, `${id} ran exactly once across both processes`);
   }
-  const deletions = new EffectLedger(path.join(h.dataDir, 'ledgers'), 'delete_file').entries().filter((e) => e.phase === 'done' && e.key.startsWith(`${runId}:`));
-  assert.equal(deletions.length, 1, 'one deletion in the ledger');
+  const deletes = trace.flatMap((l) => (l.type === 'tool_start' && l.toolName === 'delete_file' ? [l.callKey] : []));
+  assert.equal(deletes.length, 1, 'one deletion started');
+  assert.equal((await h.store.lookupEffect(`${runId}:${deletes[0]}`))?.phase, 'done', 'and recorded done in the ledger');
 }
 
 let reference: string;
 
 test('uninterrupted, the reference outcome', async () => {
   const { runId, result } = await runDurable();
-  checkSameOutcome(runId, result, result.output!);
+  await checkSameOutcome(runId, result, result.output!);
   reference = result.output!;
   assert.match(reference, /^done \| Wrote report\.txt .* \| Scanned 400 files: no problems found\. \| Deleted access\.log\.$/);
 });
@@ -85,7 +86,7 @@ test('killed during a model call: the call is retried on the new worker', async 
     // Only the call in flight has no duration yet: earlier runs' turn-1 calls took 1.5 s.
     await eventually(() => h.scripted.requests.some((r) => r.turn === 1 && r.scenario.endsWith('durable.ts') && r.ms === 0 && !r.aborted), 'the slow model call in flight');
   });
-  checkSameOutcome(runId, result, reference);
+  await checkSameOutcome(runId, result, reference);
 });
 
 test('killed during a tool: the interrupted tool is retried with the same key, nothing else reruns', async () => {
@@ -93,7 +94,7 @@ test('killed during a tool: the interrupted tool is retried with the same key, n
     await eventually(() => toolRuns(id).some((r) => r.toolCallId === 'c3'), 'the scan to start');
     await new Promise((r) => setTimeout(r, 500));
   });
-  checkSameOutcome(runId, result, reference, ['c3']);
+  await checkSameOutcome(runId, result, reference, ['c3']);
 });
 
 test('killed while waiting for approval: the approval sent with no worker is not lost', async () => {
@@ -106,7 +107,7 @@ test('killed while waiting for approval: the approval sent with no worker is not
   await h.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash }, { wait: false });
   worker = await spawnWorker(h, address!);
   try {
-    checkSameOutcome(runId, await h.agents.result(runId), reference);
+    await checkSameOutcome(runId, await h.agents.result(runId), reference);
   } finally {
     await worker.kill();
   }
@@ -114,9 +115,9 @@ test('killed while waiting for approval: the approval sent with no worker is not
 
 test('killed between turns: the next worker picks up where the history ends', async () => {
   const { runId, result } = await runDurable(async (id) => {
-    await eventually(() => h.trace(id).some((l) => l.type === 'tool_result' && l.callKey === 't1.1'), 'the first tool result');
+    await eventually(async () => (await h.trace(id)).some((l) => l.type === 'tool_result' && l.callKey === 't1.1'), 'the first tool result');
   });
-  checkSameOutcome(runId, result, reference);
+  await checkSameOutcome(runId, result, reference);
 });
 
 test('a cancel sent while no worker runs is not lost', async () => {

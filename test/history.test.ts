@@ -23,7 +23,7 @@ test('a run that continues-as-new every 3 turns keeps its id, its totals and one
   assert.equal(result.turns, 10);
   assert.equal(result.toolCalls, 10);
   assert.equal(result.toolRuns, 1, 'the dedupe cache crossed the executions');
-  const lines = h.trace(runId);
+  const lines = (await h.trace(runId));
   assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => i + 1), 'one stream, no gaps, no duplicates');
   assert.equal(lines.filter((l) => l.type === 'continued_as_new').length, 3);
   assert.equal(lines.filter((l) => l.type === 'turn').length, 10);
@@ -43,7 +43,7 @@ test('queries, approvals and cancel reach the run after it continued-as-new', as
   const result = await h.agents.result(runId);
   assert.equal(result.status, 'completed');
   assert.equal(result.output, 'I did not delete anything: you declined because "not today".');
-  assert.equal(h.trace(runId).filter((l) => l.type === 'continued_as_new').length, 2, 'turns 2 and 3 each began a new execution');
+  assert.equal((await h.trace(runId)).filter((l) => l.type === 'continued_as_new').length, 2, 'turns 2 and 3 each began a new execution');
   const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
   assert.ok(history.events!.every((e) => !e.workflowExecutionContinuedAsNewEventAttributes), 'the last execution ended the run itself');
 });

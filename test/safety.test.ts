@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AgentClient, AnswerRefusedError } from '../src/client.ts';
-import { readKeptOutput } from '../src/kept-outputs.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { InvalidRunInputError } from '../src/run-input.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
@@ -57,9 +56,9 @@ describe('approvals are keyed by the harness, never by the provider id', () => {
       assert.equal(result.status, 'completed');
       assert.ok(!existsSync(file('a.log')), 'the approved deletion ran');
       assert.ok(existsSync(file('b.log')), 'the rejected deletion never ran');
-      const keys = h.trace(runId).filter((l) => l.type === 'approval_required').map((l) => l.callKey);
+      const keys = (await h.trace(runId)).filter((l) => l.type === 'approval_required').map((l) => l.callKey);
       assert.equal(new Set(keys).size, 2, 'two approvals under two keys');
-      const ledgerKeys = h.trace(runId).flatMap((l) => (l.type === 'tool_start' ? [`${runId}:${l.callKey}`] : []));
+      const ledgerKeys = (await h.trace(runId)).flatMap((l) => (l.type === 'tool_start' ? [`${runId}:${l.callKey}`] : []));
       assert.deepEqual(ledgerKeys, [`${runId}:${first.pending.callKey}`], 'one tool run, idempotency key from the harness key');
     });
   }
@@ -75,9 +74,9 @@ describe('payloads stay bounded', () => {
       const tool = (await h.agents.transcript(result.runId)).find((m) => m.role === 'tool')!;
       assert.ok(tool.content.startsWith(big.slice(0, 65_536)));
       assert.match(tool.content, /… truncated: 3,145,728 characters, first 65,536 shown; the full output is kept as output:[0-9a-f]{64}\.$/);
-      const line = h.trace(result.runId).find((l) => l.type === 'tool_result');
+      const line = (await h.trace(result.runId)).find((l) => l.type === 'tool_result');
       assert.ok(line?.type === 'tool_result' && line.outputRef && line.outputChars === 3_145_728);
-      assert.equal(readKeptOutput(path.join(h.dataDir, 'outputs'), line.outputRef), big, 'the whole output is kept');
+      assert.equal(await h.store.getOutput(line.outputRef), big, 'the whole output is kept in the store');
     } finally {
       rmSync(file('big.log'));
     }
@@ -139,7 +138,7 @@ describe('workspaces are confined to the configured roots', () => {
     assert.match(result.error!, /Workspace \/ is outside the allowed workspace roots/);
     const transcript = await h.agents.getState(runId);
     assert.equal(transcript.toolRuns, 1, 'the call was attempted and refused');
-    assert.ok(!h.trace(runId).some((l) => l.type === 'tool_result' && l.ok), 'no host file was read');
+    assert.ok(!(await h.trace(runId)).some((l) => l.type === 'tool_result' && l.ok), 'no host file was read');
   });
 });
 

@@ -21,7 +21,7 @@ test('maxToolCalls: checked before each tool run → budget_exceeded, max_tool_c
   assert.equal(result.reason, 'max_tool_calls');
   assert.equal(result.toolRuns, 3);
   assert.equal(result.turns, 4, 'the fourth reply asked for a fourth run, which was refused');
-  const stopped = h.trace(result.runId).at(-1)!;
+  const stopped = (await h.trace(result.runId)).at(-1)!;
   assert.ok(stopped.type === 'run_stopped' && stopped.reason === 'max_tool_calls');
 });
 

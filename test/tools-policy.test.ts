@@ -7,7 +7,6 @@ import { agentDataConverter } from '../src/payload-codec.ts';
 import type { Tool } from '../src/tools/define-tool.ts';
 import { implementTool } from '../src/tools/define-tool.ts';
 import { RetryableToolError } from '../src/tools/errors.ts';
-import { EffectLedger } from '../src/tools/ledger.ts';
 import { builtinTools } from '../src/tools/registry.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 
@@ -28,7 +27,7 @@ describe('with the built-in tools', () => {
     assert.equal(result.status, 'completed');
     assert.equal(result.toolCalls, 2);
     assert.equal(result.toolRuns, 1);
-    const types = h.trace(result.runId).map((l) => l.type);
+    const types = (await h.trace(result.runId)).map((l) => l.type);
     assert.equal(types.filter((t) => t === 'tool_start').length, 1);
     assert.equal(types.filter((t) => t === 'tool_deduplicated').length, 1);
     const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool');
@@ -45,8 +44,8 @@ describe('with the built-in tools', () => {
     const result = await h.agents.result(runId);
     assert.equal(result.toolRuns, 2);
     assert.match(result.output!, /Deleted access\.log\. \| access\.log did not exist; nothing was deleted\./);
-    const done = new EffectLedger(path.join(h.dataDir, 'ledgers'), 'delete_file').entries().filter((e) => e.phase === 'done' && e.key.startsWith(runId));
-    assert.deepEqual(done.map((e) => e.key), [`${runId}:t1.1`, `${runId}:t2.1`], 'keyed by the harness: <runId>:<callKey>');
+    const entries = await Promise.all(['t1.1', 't2.1'].map((callKey) => h.store.lookupEffect(`${runId}:${callKey}`)));
+    assert.deepEqual(entries.map((e) => e?.phase), ['done', 'done'], 'one ledger entry per call, keyed by the harness: <runId>:<callKey>');
     writeFileSync(path.join(h.workspace, 'access.log'), 'restored\n');
   });
 
@@ -56,7 +55,7 @@ describe('with the built-in tools', () => {
     assert.equal(result.toolRuns, 0);
     assert.match(result.output!, /^Not done: run_command was denied by policy \(run_command is an extreme-risk tool/);
     assert.ok(!existsSync(path.join(h.workspace, 'pwned.txt')));
-    assert.ok(h.trace(result.runId).some((l) => l.type === 'tool_denied'));
+    assert.ok((await h.trace(result.runId)).some((l) => l.type === 'tool_denied'));
   });
 
   test('an extreme tool allowed by the run configuration runs', async () => {
@@ -87,7 +86,7 @@ describe('with the built-in tools', () => {
     await h.agents.approve(runId);
     const result = await h.agents.result(runId);
     assert.equal(result.output, 'Message sent (26 characters).');
-    const traceText = readFileSync(path.join(h.dataDir, 'traces', `${runId}.jsonl`), 'utf8');
+    const traceText = JSON.stringify(await h.trace(runId));
     assert.doesNotMatch(traceText, /alice\.secret/);
     assert.match(traceText, /\[redacted\]/);
     assert.doesNotMatch(JSON.stringify(await h.agents.transcript(runId)), /alice\.secret/);
@@ -142,8 +141,8 @@ test('a delete_file activity that fails after deleting is retried and does not d
     assert.equal(attempts, 2, 'Temporal retried the activity');
     assert.equal(result.output, 'Deleted access.log to free space.', 'the retry reported the first outcome');
     assert.equal(readFileSync(path.join(h.workspace, 'access.log'), 'utf8'), 'recreated after the first deletion\n', 'no second deletion');
-    const entries = new EffectLedger(path.join(h.dataDir, 'ledgers'), 'delete_file').entries();
-    assert.equal(entries.filter((e) => e.phase === 'done').length, 1);
+    const deleteKey = (await h.trace(runId)).find((l) => l.type === 'tool_start' && l.toolName === 'delete_file')!;
+    assert.equal((await h.store.lookupEffect(`${runId}:${deleteKey.type === 'tool_start' ? deleteKey.callKey : ''}`))?.outcome, 'Deleted access.log.', 'the first outcome is the recorded one');
     await h.replayAll();
   } finally {
     await h.close();

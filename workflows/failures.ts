@@ -12,6 +12,10 @@ export const FailureType = {
   modelReplyTooLarge: 'ModelReplyTooLarge',
   /** The run asked for a scripted model this worker does not serve. */
   scriptedModelRefused: 'ScriptedModelRefused',
+  /** The store (AGENT_STORE_URL) cannot be reached: retried until it is back. */
+  storeUnavailable: 'StoreUnavailable',
+  /** Stored content does not match its hash: the run fails rather than use a different context. */
+  storeIntegrity: 'StoreIntegrity',
   /** A tool asked to be retried (transient failure). */
   toolRetryable: 'ToolRetryable',
 } as const;

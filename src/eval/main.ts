@@ -8,7 +8,6 @@ import { parseArgs } from 'node:util';
 import { dataDir, PROJECT_ROOT } from '../paths.ts';
 import { openRuntime } from '../runtime.ts';
 import { workspaceRoots } from '../workspace-roots.ts';
-import { readTrace } from '../trace-writer.ts';
 import { renderReport } from './report.ts';
 import { runEval } from './run-eval.ts';
 import { loadTaskFile } from './task-file.ts';
@@ -39,7 +38,7 @@ try {
       cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), dir, { recursive: true });
       return dir;
     },
-    readTrace: (runId) => readTrace(path.join(rt.dataDir, 'traces'), runId),
+    readTrace: (runId) => rt.store.readTrace(runId),
     onTaskDone: (t) => console.error(`  ${t.resultOk && t.trajectoryOk ? '✓' : '✗'} ${t.name} (${t.status}, ${t.wallMs} ms)`),
   });
   console.log(renderReport(report));

@@ -14,7 +14,7 @@ export interface EvalOptions {
   model: string;
   /** Absolute workspace for a task (give each its own copy: tasks may change files). */
   workspaceFor(task: EvalTask): string;
-  readTrace(runId: string): TraceLine[];
+  readTrace(runId: string): Promise<TraceLine[]>;
   concurrency?: number;
   onTaskDone?(report: TaskReport): void;
 }
@@ -108,7 +108,7 @@ async function runTask(agents: AgentClient, task: EvalTask, options: EvalOptions
   }
   const result = await agents.result(runId);
   const wallMs = Math.round(performance.now() - started);
-  const verdict = judge(task, result, options.readTrace(runId), unplanned);
+  const verdict = judge(task, result, await options.readTrace(runId), unplanned);
   return {
     name,
     runId,

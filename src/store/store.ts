@@ -70,6 +70,9 @@ export interface SubscribeOptions {
 /** Stops a subscription; no listener call happens after it returns. */
 export type Unsubscribe = () => void;
 
+/** What a side-effect tool needs of the store: its ledger. */
+export type EffectLedger = Pick<AgentStore, 'beginEffect' | 'completeEffect' | 'lookupEffect'>;
+
 export interface AgentStore {
   readonly kind: 'sqlite' | 'postgres';
   /** Where the store is, for messages and logs (never contains a password). */

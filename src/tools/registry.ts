@@ -1,9 +1,8 @@
 /** Tool implementations by name: what the worker can run. Worker side only (I/O). */
-import path from 'node:path';
+import type { EffectLedger } from '../store/store.ts';
 import type { Tool } from './define-tool.ts';
 import { createDeleteFile } from './delete-file.ts';
 import { listFiles, readTextFile, writeTextFile } from './file-tools.ts';
-import { EffectLedger } from './ledger.ts';
 import { runCommand } from './run-command.ts';
 import { scanFiles } from './scan-files.ts';
 import { createSendMessage } from './send-message.ts';
@@ -19,15 +18,14 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
   return byName;
 }
 
-/** The built-in tools; side-effect tools keep their ledgers under `<dataDir>/ledgers`. */
-export function builtinTools(dataDir: string): Tool[] {
-  const ledgers = path.join(dataDir, 'ledgers');
+/** The built-in tools; side-effect tools keep their ledger entries in the store every worker host shares. */
+export function builtinTools(ledger: EffectLedger): Tool[] {
   return [
     listFiles,
     readTextFile,
     writeTextFile,
-    createDeleteFile(new EffectLedger(ledgers, 'delete_file')),
-    createSendMessage(new EffectLedger(ledgers, 'send_message')),
+    createDeleteFile(ledger),
+    createSendMessage(ledger),
     runCommand,
     scanFiles,
   ] as Tool[];

@@ -13,7 +13,8 @@ import { PROJECT_ROOT } from '../../src/paths.ts';
 import { quietTemporalLogs } from '../../src/runtime.ts';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../src/scripted-model/server.ts';
 import { startDevServer, type TemporalEndpoint } from '../../src/temporal-server.ts';
-import { readTrace } from '../../src/trace-writer.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import type { AgentStore, EffectLedger } from '../../src/store/store.ts';
 import { createAgentWorker, type AgentWorker } from '../../src/worker.ts';
 import { workflowBundle } from '../../src/workflow-bundle.ts';
 import type { RunInput, RunResult, RunState } from '../../workflows/types.ts';
@@ -30,11 +31,14 @@ export interface Harness {
   worker: AgentWorker;
   taskQueue: string;
   dataDir: string;
+  /** The store the harness's workers share (SQLite in dataDir, or AGENT_STORE_URL's). */
+  store: AgentStore;
   /** A fresh copy of examples/workspace. */
   workspace: string;
   /** Starts a run in this harness's workspace and waits for its result. */
   run(input: Omit<RunInput, 'workspace'> & { workspace?: string }): Promise<RunResult>;
-  trace(runId: string): TraceLine[];
+  /** The run's trace, from the store. */
+  trace(runId: string): Promise<TraceLine[]>;
   /** Stops this file's worker (runs go on waiting in Temporal). */
   stopWorker(): Promise<void>;
   /** Starts a new worker on the same task queue. */
@@ -49,8 +53,8 @@ export interface Harness {
 export const scenario = (file: string) => `scripted:${path.join(PROJECT_ROOT, 'test', 'scenarios', file)}`;
 
 export interface HarnessOptions {
-  /** The worker's tools (default: the built-in ones). */
-  tools?: (dataDir: string) => Tool[];
+  /** The worker's tools (default: the built-in ones), given the store's ledger. */
+  tools?: (ledger: EffectLedger) => Tool[];
   dataConverter?: DataConverter;
   /** A Temporal server of the test's own (default: the test run's). */
   address?: string;
@@ -71,15 +75,17 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
   const scripted = await startScriptedModelServer({ scenarioDirs: [path.join(PROJECT_ROOT, 'test', 'scenarios')] });
   const workspace = path.join(dataDir, 'workspace');
   cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
+  const store = await openStore({ dataDir });
   const newWorker = () =>
     createAgentWorker({
       connection,
       taskQueue,
       dataDir,
+      store,
       workspace,
       scriptedModel: { baseUrl: scripted.baseUrl },
       workspaceRoots: [dataDir],
-      ...(options.tools ? { tools: options.tools(dataDir) } : {}),
+      ...(options.tools ? { tools: options.tools(store) } : {}),
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     });
   let worker: AgentWorker | null = await newWorker();
@@ -103,13 +109,14 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
     },
     taskQueue,
     dataDir,
+    store,
     workspace,
     async run(input) {
       const { runId } = await agents.startRun({ workspace, ...input });
       runIds.push(runId);
       return agents.result(runId);
     },
-    trace: (runId) => readTrace(path.join(dataDir, 'traces'), runId),
+    trace: (runId) => store.readTrace(runId),
     stopWorker,
     async startWorker() {
       if (worker) throw new Error('a worker is already running');
@@ -137,6 +144,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
     },
     async close() {
       await stopWorker();
+      await store.close();
       await scripted.close();
       await connection.close();
       await ownServer?.stop();

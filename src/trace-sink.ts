@@ -1,0 +1,51 @@
+/**
+ * The workflow's trace lines, written to the store from the worker's sink (never called during replay).
+ * Each line carries a sequence number from the workflow and the store keeps (runId, seq) unique, so a
+ * workflow task retried on another host never duplicates a line. The sink is awaited before the task
+ * completes; a line the store could not take (an outage) is kept and written again on the next line or
+ * within a second, so a short outage delays the trace instead of losing it.
+ */
+import type { AgentStore } from './store/store.ts';
+import type { TraceLine } from '../workflows/trace-events.ts';
+
+const RETRY_EVERY_MS = 1000;
+
+export class TraceSink {
+  private readonly store: AgentStore;
+  private readonly pending: TraceLine[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly warn: (message: string) => void;
+
+  constructor(store: AgentStore, warn: (message: string) => void = (m) => console.warn(m)) {
+    this.store = store;
+    this.warn = warn;
+  }
+
+  async write(line: TraceLine): Promise<void> {
+    this.pending.push(line);
+    await this.flush();
+  }
+
+  /** Writes what is pending, in order; stops at the first failure and tries again later. */
+  async flush(): Promise<void> {
+    while (this.pending.length) {
+      try {
+        await this.store.appendTrace(this.pending[0]!);
+        this.pending.shift();
+      } catch (error) {
+        if (!this.timer) this.warn(`trace lines wait for the store (${this.pending.length} pending): ${(error as Error).message}`);
+        this.timer ??= setTimeout(() => {
+          this.timer = null;
+          void this.flush();
+        }, RETRY_EVERY_MS);
+        return;
+      }
+    }
+  }
+
+  /** Stops retrying; lines still pending are lost with the process (as they would be in a crash). */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
