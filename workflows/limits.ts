@@ -1,12 +1,10 @@
-import type { Interruption, RunLimits, RunStatus, StopReason } from './types.ts';
+import { interrupted, STOP_STATUS, type Stop } from './stop.ts';
+import type { Interruption, RunLimits, RunStatus } from './types.ts';
 
 export const DEFAULT_LIMITS: RunLimits = { maxTurns: 20, maxBudgetUsd: 1.0, maxRepeatedCalls: 3, maxStaleTurns: 8, maxPolicyDenials: 3 };
 
-export interface LimitStop {
-  status: RunStatus;
-  reason: StopReason;
-  interruption: Interruption;
-}
+/** A limit's stop, with the status it ends the run in (read from the one table, for display). */
+export type LimitStop = Stop & { status: RunStatus };
 
 /**
  * The checks made at the top of every iteration, before asking the model anything, in the SPEC's
@@ -16,14 +14,13 @@ export function checkLimits(
   progress: { turns: number; costUsd: number; elapsedMs: number },
   limits: RunLimits,
 ): LimitStop | null {
-  if (limits.maxWallMs !== undefined && progress.elapsedMs >= limits.maxWallMs) {
-    return { status: 'budget_exceeded', reason: 'max_time', interruption: { type: 'max_time' } };
-  }
-  if (progress.turns >= limits.maxTurns) {
-    return { status: 'max_turns_exceeded', reason: 'max_turns', interruption: { type: 'max_turns' } };
-  }
-  if (progress.costUsd >= limits.maxBudgetUsd) {
-    return { status: 'budget_exceeded', reason: 'max_budget', interruption: { type: 'max_budget' } };
-  }
+  if (limits.maxWallMs !== undefined && progress.elapsedMs >= limits.maxWallMs) return limitStop({ type: 'max_time' });
+  if (progress.turns >= limits.maxTurns) return limitStop({ type: 'max_turns' });
+  if (progress.costUsd >= limits.maxBudgetUsd) return limitStop({ type: 'max_budget' });
   return null;
+}
+
+function limitStop(interruption: Interruption): LimitStop {
+  const stop = interrupted(interruption);
+  return { ...stop, status: STOP_STATUS[stop.reason] };
 }

@@ -15,7 +15,7 @@ export const modelContextQuery = defineQuery<{ base: string | null; messages: Ch
 /** Carries the canceller's reason; the client sends it right before Temporal's cancel request. */
 export const cancelReasonSignal = defineSignal<[{ reason: string }]>('cancelReason');
 
-/** Validated: an unknown or already-decided callId, or a stale argsHash, is refused and the run is untouched. */
+/** Validated: an unknown or already-decided call key, or a stale argsHash, is refused and the run is untouched. */
 export const approveUpdate = defineUpdate<ApprovalDecision, [ApproveRequest]>('approve');
 export const rejectUpdate = defineUpdate<ApprovalDecision, [RejectRequest]>('reject');
 /** Fire-and-forget forms of the same; an invalid one is recorded in the trace and otherwise ignored. */

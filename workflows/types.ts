@@ -125,7 +125,8 @@ export interface RunInput {
 
 /**
  * What a run carries into its next execution when it continues-as-new: references and totals, never the
- * transcript itself (it is in the transcript store, `head`). Versioned: a newer workflow must read older ones.
+ * transcript itself (it is in the store, under `head`). Versioned (`LoopState.fromCarried`): a newer workflow
+ * reads the older versions and refuses, loudly, a version it does not know.
  */
 export interface CarriedState {
   version: 1;
@@ -138,9 +139,12 @@ export interface CarriedState {
   mediumRuns: number;
   /** Execution keys used by runs whose calls are keyed by provider id (started before harness call keys). */
   usedCallIds?: string[];
-  /** Read-only results kept for deduplication (bounded in size), with the key of the call that produced each. */
+  /**
+   * Read-only results kept for deduplication (bounded in size), with the key of the call that produced each
+   * (named `callId` because that is what carried states of this version call it).
+   */
   readOnlyResults: [signature: string, result: { content: string; callId: string }][];
-  /** Repetition tracking (absent in states carried by older versions: starts afresh). */
+  /** Repetition tracking (absent in states carried by workers that predate these fields: starts afresh). */
   progressGuard?: ProgressGuardState;
   policyDenials?: number;
   outputRepairs?: number;
@@ -286,7 +290,7 @@ export interface ModelReply {
   message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] };
   usage: Usage;
   finishReason: string;
-  /** Time spent waiting on the provider (for overhead accounting). */
+  /** Time the provider took, as the activity measured it. Nothing reads it (the bench times the scripted server). */
   modelMs: number;
 }
 

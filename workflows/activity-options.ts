@@ -1,0 +1,38 @@
+/** How the workflow calls its activities: timeouts, retries, heartbeats and cancellation, in one place. */
+import * as wf from '@temporalio/workflow';
+import type { AgentActivities } from '../activities/index.ts';
+import type { ToolContract } from '../src/tools/define-tool.ts';
+import { FailureType } from './failures.ts';
+
+export const { callModel } = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: '10 minutes',
+  // Short enough that a dead worker's model call moves on quickly; the activity heartbeats every second.
+  heartbeatTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 6,
+    nonRetryableErrorTypes: [FailureType.modelRequestRejected],
+  },
+  // The run reports `interrupted` only once the HTTP request has really been aborted.
+  cancellationType: wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+});
+
+/** Quick read-only tools run as local activities: the same durability for their result, one round trip less. */
+const LOCAL_ACTIVITY_MAX_MS = 10_000;
+
+/** The `runTool` activity with this tool's timeout and retries: local for quick low-risk reads. */
+export function toolActivity(contract: ToolContract): Pick<AgentActivities, 'runTool'> {
+  const retry = {
+    maximumAttempts: contract.retry?.maximumAttempts ?? 3,
+    initialInterval: contract.retry?.initialIntervalMs ?? 1000,
+    nonRetryableErrorTypes: [FailureType.toolNotImplemented],
+  };
+  // Like the model call: a cancelled tool has really stopped (or its activity has abandoned it) before the run moves on.
+  const cancellationType = wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
+  if (contract.readOnly && contract.risk === 'low' && contract.timeoutMs <= LOCAL_ACTIVITY_MAX_MS) {
+    return wf.proxyLocalActivities<AgentActivities>({ startToCloseTimeout: contract.timeoutMs, retry, cancellationType });
+  }
+  return wf.proxyActivities<AgentActivities>({ startToCloseTimeout: contract.timeoutMs, heartbeatTimeout: '10 seconds', retry, cancellationType });
+}

@@ -1,0 +1,267 @@
+/**
+ * Everything the loop changes as it goes, in one place: the run state the `state` query shows, the
+ * conversation and its store head, what deduplication, the policy and the progress guard remember, and
+ * the trace's sequence. It crosses continue-as-new as a versioned `CarriedState`.
+ */
+import * as wf from '@temporalio/workflow';
+import type { ToolContract } from '../src/tools/define-tool.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { FINAL_STATE_MEMO, modelContextQuery, stateQuery, toolProgressSignal, cancelReasonSignal, transcriptQuery } from './messages.ts';
+import { newProgressGuard } from './progress-guard.ts';
+import { costOf, type Price } from './pricing.ts';
+import { DEFAULT_SYSTEM_PROMPT } from './prompts.ts';
+import { redactJsonText } from './redact.ts';
+import { toRunResult } from './run-result.ts';
+import { sha256Hex } from './sha256.ts';
+import { STOP_STATUS, type Stop } from './stop.ts';
+import type { TraceEvent, TraceLine } from './trace-events.ts';
+import { calledKey } from './types.ts';
+import type { agentWorkflow } from './agent.ts';
+import type { CarriedState, ChatMessage, ModelReply, ProgressGuardState, RunInput, RunResult, RunState } from './types.ts';
+
+export interface TraceSinks extends wf.Sinks {
+  trace: { emit(line: TraceLine): void };
+}
+
+const { trace } = wf.proxySinks<TraceSinks>();
+
+/** The `CarriedState` version this code writes; it reads every version in `READABLE_VERSIONS`. */
+const CARRIED_VERSION = 1;
+const READABLE_VERSIONS: readonly number[] = [1];
+
+/** Read-only results carried into a new execution stay under this many characters in all. */
+const CARRIED_RESULTS_MAX_CHARS = 256 * 1024;
+
+/** The messages one model call adds to the transcript store, linked to what was sent before. */
+export interface TranscriptLink {
+  prev: string | null;
+  append: ChatMessage[];
+  head: string;
+}
+
+export class LoopState {
+  readonly runId: string = wf.workflowInfo().workflowId;
+  readonly state: RunState;
+  readonly startedAtMs: number;
+  /** This execution's part of the conversation (earlier executions' part is in the store, before `baseHead`). */
+  readonly transcript: ChatMessage[];
+  readonly baseHead: string | null;
+  /** Store head of what the model has been sent, and the messages since (sent with the next call). */
+  private head: string | null;
+  private unsent: ChatMessage[];
+  private readonly turnsAtStart: number;
+  /** Successful read-only results by `tool:canonical-args`, with the call that produced them. */
+  readonly readOnlyResults: Map<string, { content: string; callId: string }>;
+  /** Execution keys used so far by runs whose calls are keyed by provider id. */
+  private readonly usedCallIds: Set<string>;
+  mediumRuns: number;
+  private seq: number;
+  readonly guard: ProgressGuardState;
+  policyDenials: number;
+  outputRepairs: number;
+  /** Tools running now, by the key their activity reports progress under (not carried: none run across). */
+  readonly runningTools = new Map<string, { toolName: string; callKey: string }>();
+  /** Why the run is being cancelled, when the canceller said (sent right before the cancel request). */
+  cancelReason: string | null = null;
+
+  private constructor(carried: CarriedState) {
+    this.state = carried.state;
+    this.startedAtMs = carried.startedAtMs;
+    this.transcript = [...carried.unsent];
+    this.baseHead = carried.head;
+    this.head = carried.head;
+    this.unsent = [...this.transcript];
+    this.turnsAtStart = carried.state.turns;
+    this.readOnlyResults = new Map(carried.readOnlyResults);
+    this.mediumRuns = carried.mediumRuns;
+    this.seq = carried.seq;
+    // Optional: earlier writers of version 1 carried no guard, denials or repairs; empty call ids are left out.
+    this.usedCallIds = new Set(carried.usedCallIds);
+    this.guard = carried.progressGuard ?? newProgressGuard();
+    this.policyDenials = carried.policyDenials ?? 0;
+    this.outputRepairs = carried.outputRepairs ?? 0;
+  }
+
+  /** A new run: its state, and the conversation's first two messages. */
+  static fresh(input: RunInput): LoopState {
+    const startedAtMs = Date.now();
+    const startedAt = new Date(startedAtMs).toISOString();
+    const state: RunState = {
+      runId: wf.workflowInfo().workflowId,
+      goal: input.goal,
+      model: input.model,
+      status: 'running',
+      reason: null,
+      interruption: null,
+      turns: 0,
+      toolCalls: 0,
+      toolRuns: 0,
+      usage: { promptTokens: 0, completionTokens: 0 },
+      perTurnPromptTokens: [],
+      costUsd: 0,
+      totalCostUsd: 0,
+      totalTurns: 0,
+      children: [],
+      pending: null,
+      progress: null,
+      output: null,
+      error: null,
+      startedAt,
+      updatedAt: startedAt,
+    };
+    const unsent: ChatMessage[] = [
+      { role: 'system', content: input.system ?? DEFAULT_SYSTEM_PROMPT },
+      { role: 'user', content: input.goal },
+    ];
+    return new LoopState({ version: CARRIED_VERSION, state, head: null, unsent, seq: 0, startedAtMs, mediumRuns: 0, readOnlyResults: [] });
+  }
+
+  /** The state an earlier execution carried over; a version this code does not know ends the run loudly. */
+  static fromCarried(carried: CarriedState): LoopState {
+    const version: unknown = carried.version;
+    if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) {
+      throw wf.ApplicationFailure.nonRetryable(
+        `The run carried state of version ${String(version)} into this execution; this worker reads versions ${READABLE_VERSIONS.join(', ')}. ` +
+          'Run a worker built from the code that wrote it (or a newer one).',
+        'UnknownCarriedStateVersion',
+      );
+    }
+    return new LoopState(carried);
+  }
+
+  /** What the next execution starts from: references and totals, never the transcript itself. */
+  toCarried(): CarriedState {
+    let budget = CARRIED_RESULTS_MAX_CHARS;
+    const results = [...this.readOnlyResults].reverse().filter(([, r]) => (budget -= r.content.length) >= 0);
+    return {
+      version: CARRIED_VERSION,
+      state: this.state,
+      head: this.head,
+      unsent: this.unsent,
+      seq: this.seq,
+      startedAtMs: this.startedAtMs,
+      mediumRuns: this.mediumRuns,
+      ...(this.usedCallIds.size ? { usedCallIds: [...this.usedCallIds] } : {}),
+      readOnlyResults: results.reverse(),
+      progressGuard: this.guard,
+      policyDenials: this.policyDenials,
+      outputRepairs: this.outputRepairs,
+    };
+  }
+
+  /** The queries and the signals about the run itself. Call before the first await. */
+  listen(offered: ReadonlyMap<string, ToolContract>): void {
+    const redactMessage = (message: ChatMessage): ChatMessage => {
+      if (message.role !== 'assistant' || !message.tool_calls) return message;
+      return { ...message, tool_calls: message.tool_calls.map((c) => ({ ...c, arguments: redactJsonText(c.arguments, offered.get(c.name)?.redact ?? []) })) };
+    };
+    wf.setHandler(stateQuery, () => this.state);
+    wf.setHandler(transcriptQuery, () => this.transcript.map(redactMessage));
+    wf.setHandler(modelContextQuery, () => ({ base: this.baseHead, messages: this.transcript }));
+    wf.setHandler(toolProgressSignal, (progress) => {
+      const running = this.runningTools.get(calledKey(progress));
+      if (!running) return; // a late label from a tool that has finished
+      this.state.progress = progress.label;
+      this.touch();
+      this.emit({ type: 'tool_progress', toolName: running.toolName, callKey: running.callKey, label: progress.label });
+    });
+    wf.setHandler(cancelReasonSignal, ({ reason }) => {
+      this.cancelReason ??= reason;
+    });
+  }
+
+  // ---- the conversation ----
+
+  /** The link the next model call sends: the messages since the last call, after the store head. */
+  nextLink(): TranscriptLink {
+    const append = this.unsent;
+    return { prev: this.head, append, head: sha256Hex(canonicalJson({ prev: this.head, messages: append })) };
+  }
+
+  /** The model has been sent `link`: what is recorded from now on goes with the next call. */
+  sent(link: TranscriptLink): void {
+    this.head = link.head;
+    this.unsent = [];
+  }
+
+  record(message: ChatMessage): void {
+    this.transcript.push(message);
+    this.unsent.push(message);
+  }
+
+  /** Counts a reply's tokens and cost (from the running totals: exactly Σ usage × price, no accumulated rounding). */
+  countTurn(reply: ModelReply, price: Price): void {
+    const { state } = this;
+    state.turns++;
+    state.usage.promptTokens += reply.usage.promptTokens;
+    state.usage.completionTokens += reply.usage.completionTokens;
+    state.perTurnPromptTokens.push(reply.usage.promptTokens);
+    state.costUsd = costOf(state.usage, price);
+    this.refreshTotals();
+    this.touch();
+    this.emit({
+      type: 'turn',
+      turn: state.turns,
+      prompt_tokens: reply.usage.promptTokens,
+      completion_tokens: reply.usage.completionTokens,
+      total_tokens: reply.usage.promptTokens + reply.usage.completionTokens,
+      costUsd: state.costUsd,
+      finish: reply.finishReason,
+    });
+  }
+
+  /** This run's totals with its children's: derived, never counted separately. */
+  refreshTotals(): void {
+    this.state.totalCostUsd = this.state.children.reduce((sum, c) => sum + c.costUsd, this.state.costUsd);
+    this.state.totalTurns = this.state.children.reduce((sum, c) => sum + c.turns, this.state.turns);
+  }
+
+  /** Runs recorded before keyed calls: a provider id reused within the run gets `~2`, `~3`… for its tool run. */
+  legacyRunKey(toolCallId: string): string {
+    let key = toolCallId;
+    for (let n = 2; this.usedCallIds.has(key); n++) key = `${toolCallId}~${n}`;
+    this.usedCallIds.add(key);
+    return key;
+  }
+
+  // ---- keeping history small ----
+
+  shouldContinueAsNew(everyTurns: number | undefined): boolean {
+    return wf.workflowInfo().continueAsNewSuggested || (everyTurns !== undefined && this.state.turns - this.turnsAtStart >= everyTurns);
+  }
+
+  async continueAsNew(input: RunInput): Promise<never> {
+    // Updates and signals in flight finish here, not in a lost execution.
+    await wf.condition(wf.allHandlersFinished);
+    const info = wf.workflowInfo();
+    this.emit({ type: 'continued_as_new', turns: this.state.turns, historyEvents: info.historyLength, historyBytes: info.historySize });
+    return wf.continueAsNew<typeof agentWorkflow>(input, this.toCarried());
+  }
+
+  // ---- bookkeeping ----
+
+  emit(event: TraceEvent): void {
+    trace.emit({ runId: this.runId, seq: ++this.seq, at: new Date().toISOString(), ...event });
+  }
+
+  touch(): void {
+    this.state.updatedAt = new Date().toISOString();
+  }
+
+  /** Records how the run ended (state, final trace line, memo): synchronous, so a cancellation cannot cut it short. */
+  finish(stop: Stop): RunResult {
+    const { state } = this;
+    const status = STOP_STATUS[stop.reason];
+    state.status = status;
+    state.reason = stop.reason;
+    state.interruption = 'interruption' in stop ? stop.interruption : null;
+    state.output = 'output' in stop ? stop.output : null;
+    state.error = 'error' in stop ? stop.error : null;
+    state.pending = null;
+    this.touch();
+    this.emit({ type: 'run_stopped', status, reason: stop.reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd });
+    // Lets clients read the outcome of a closed run without a worker (queries need one).
+    wf.upsertMemo({ [FINAL_STATE_MEMO]: state });
+    return toRunResult(state);
+  }
+}

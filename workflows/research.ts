@@ -1,0 +1,59 @@
+/**
+ * The `research` tool: the same agent loop as a child workflow, with read-only tools, its own transcript,
+ * prompt and limits. Its spend rolls up into this run's totals and counts against this run's budget; a
+ * child that fails or hits a limit is an error text for the model, not a crash of this run.
+ */
+import * as wf from '@temporalio/workflow';
+import { contractsByName } from '../src/tools/contracts.ts';
+import type { agentWorkflow } from './agent.ts';
+import { AGENT_WORKFLOW_TYPE } from './messages.ts';
+import { RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
+import { toolErrorText } from './tool-calls.ts';
+import type { ToolStep } from './tool-step.ts';
+import type { ChildRunSummary, ToolOutcome } from './types.ts';
+
+/** Research sub-agent limits when the run sets none (SPEC §8). */
+const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };
+
+export async function runResearch({ run, input, limits }: Pick<ToolStep, 'run' | 'input' | 'limits'>, runKey: string, callKey: string, question: string): Promise<ToolOutcome> {
+  const { state } = run;
+  const startedMs = Date.now();
+  const budgetLeft = limits.maxBudgetUsd - state.totalCostUsd;
+  const maxBudgetUsd = Math.min(input.research?.maxBudgetUsd ?? RESEARCH_DEFAULTS.maxBudgetUsd, budgetLeft);
+  if (maxBudgetUsd <= 0) return { ok: false, content: toolErrorText('no budget is left for research in this run'), ms: 0 };
+  const child: ChildRunSummary = { runId: `${run.runId}:research:${runKey}`, callKey, question, status: 'running', turns: 0, costUsd: 0 };
+  state.children.push(child);
+  run.touch();
+  const result = await wf.executeChild<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
+    // Derived from this run and the call: a retried start finds the same child instead of making a second.
+    workflowId: child.runId,
+    args: [
+      {
+        goal: question,
+        model: input.research?.model ?? input.model,
+        system: RESEARCH_SYSTEM_PROMPT,
+        tools: researchToolNames(),
+        limits: { maxTurns: input.research?.maxTurns ?? RESEARCH_DEFAULTS.maxTurns, maxBudgetUsd },
+        ...(input.workspace ? { workspace: input.workspace } : {}),
+        ...(input.stream !== undefined ? { stream: input.stream } : {}),
+      },
+    ],
+  }).catch((error: unknown) => {
+    child.status = wf.isCancellation(error) ? 'interrupted' : 'failed';
+    throw error;
+  });
+  child.status = result.status;
+  child.turns = result.totalTurns;
+  child.costUsd = result.totalCostUsd;
+  run.refreshTotals();
+  run.touch();
+  const ms = Date.now() - startedMs;
+  if (result.status === 'completed') return { ok: true, content: result.output ?? '', ms };
+  const why = result.error ?? result.reason ?? result.status;
+  return { ms, ok: false, content: toolErrorText(`the research run stopped with status ${result.status} (${why}) before answering; ${result.turns} turns, $${result.totalCostUsd.toFixed(6)}`) };
+}
+
+/** A research run gets the read-only tools that run as activities (no research of its own). */
+function researchToolNames(): string[] {
+  return [...contractsByName.values()].filter((c) => c.readOnly && c.execution === 'activity').map((c) => c.name);
+}

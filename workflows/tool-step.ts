@@ -1,0 +1,163 @@
+/**
+ * One reply's tool calls. Each, in the model's order, is validated, deduplicated if read-only, checked
+ * for repetition, put to the policy and, if needed, to a human; then the approved calls run at the same
+ * time (tools as activities, `research` as a child run) and their results go back in the model's order.
+ */
+import * as wf from '@temporalio/workflow';
+import type { ToolContract } from '../src/tools/define-tool.ts';
+import { toolActivity } from './activity-options.ts';
+import { denialText, rejectionText } from './approval-text.ts';
+import { canonicalJson } from './canonical-json.ts';
+import type { HumanDecisions } from './decisions.ts';
+import { FailureType } from './failures.ts';
+import type { LoopState } from './loop-state.ts';
+import { fitTurnBudget } from './payload-bounds.ts';
+import { decide } from './policy.ts';
+import { checkCall, checkTurn, withWarning } from './progress-guard.ts';
+import { redactFields } from './redact.ts';
+import { runResearch } from './research.ts';
+import { failureMessage, failureType, interrupted, isStop, type Stop } from './stop.ts';
+import { parseToolCall, toolErrorText } from './tool-calls.ts';
+import type { RunInput, RunLimits, ToolCall, ToolOutcome } from './types.ts';
+
+/** What a tool step works with. */
+export interface ToolStep {
+  input: RunInput;
+  limits: RunLimits;
+  /** Calls are keyed by the harness; false for runs recorded before, whose calls are keyed by the provider's ids. */
+  keyedCalls: boolean;
+  offered: ReadonlyMap<string, ToolContract>;
+  run: LoopState;
+  decisions: HumanDecisions;
+}
+
+/** What goes back to the model for one tool call. `failed` marks a tool error (fatal with toolErrorsAreFatal). */
+interface ToolMessage {
+  content: string;
+  failed: boolean;
+}
+
+/** A tool call after validation, deduplication, policy and approval: what remains to be done for it. */
+type PreparedCall =
+  | { kind: 'answered'; message: ToolMessage }
+  /** Identical to an earlier read-only call in the same reply: shares its result. */
+  | { kind: 'duplicate'; of: number }
+  | { kind: 'run'; call: ToolCall; callKey: string; contract: ToolContract; args: Record<string, unknown>; shownArgs: string; signature: string | null; warning: string | null };
+
+type ToRun = Extract<PreparedCall, { kind: 'run' }>;
+
+/** Read-only calls of this reply by signature: a later identical one shares the earlier one's result. */
+type ReplySignatures = Map<string, { index: number; callKey: string }>;
+
+/** Runs one reply's tool calls and records their results; a `Stop` when one of them ends the run. */
+export async function runToolCalls(step: ToolStep, calls: readonly ToolCall[]): Promise<Stop | null> {
+  const { run, limits } = step;
+  const prepared: PreparedCall[] = [];
+  const inThisReply: ReplySignatures = new Map();
+  for (const [index, call] of calls.entries()) {
+    const callKey = step.keyedCalls ? `t${run.state.turns}.${index + 1}` : call.id;
+    const p = await prepare(step, call, callKey, index, inThisReply);
+    if (p.kind === 'stop') return p.stop;
+    prepared.push(p);
+  }
+  const messages = await runAll(step, prepared);
+  if (isStop(messages)) return messages;
+  // All of a turn's results travel in the next model call's input: together they must stay bounded.
+  if (step.keyedCalls) fitTurnBudget(messages.map((m) => m.content)).forEach((content, i) => (messages[i] = { ...messages[i]!, content }));
+  const turnVerdict = checkTurn(run.guard, messages.map((m) => m.content), limits.maxStaleTurns);
+  if (turnVerdict.action === 'stop') return interrupted({ type: 'no_progress', detail: turnVerdict.detail });
+  if (turnVerdict.action === 'warn') messages[messages.length - 1] = { ...messages.at(-1)!, content: withWarning(messages.at(-1)!.content, turnVerdict.message) };
+  for (const [index, call] of calls.entries()) {
+    const message = messages[index]!;
+    if (message.failed && step.input.toolErrorsAreFatal) return { reason: 'tool_error', error: message.content };
+    run.record({ role: 'tool', tool_call_id: call.id, name: call.name, content: message.content });
+  }
+  return null;
+}
+
+/** Validate → repetition check → deduplicate → policy → approval, for one call; a stop ends the run before any call of the reply runs. */
+async function prepare(step: ToolStep, call: ToolCall, callKey: string, index: number, inThisReply: ReplySignatures): Promise<PreparedCall | { kind: 'stop'; stop: Stop }> {
+  const { run, limits, decisions } = step;
+  run.state.toolCalls++;
+  const parsed = parseToolCall(call, step.offered);
+  if (!parsed.ok) return { kind: 'answered', message: { content: toolErrorText(parsed.error), failed: true } };
+  const { contract, args } = parsed;
+  const shownArgs = JSON.stringify(redactFields(args, contract.redact));
+  const callVerdict = checkCall(run.guard, `${contract.name}:${canonicalJson(args)}`, limits.maxRepeatedCalls);
+  if (callVerdict.action === 'stop') return { kind: 'stop', stop: interrupted({ type: 'no_progress', detail: callVerdict.detail }) };
+  const warning = callVerdict.action === 'warn' ? callVerdict.message : null;
+  const warn = (message: ToolMessage): ToolMessage => (warning ? { ...message, content: withWarning(message.content, warning) } : message);
+
+  if (contract.execution === 'user-input') return { kind: 'answered', message: warn({ content: await decisions.askUser(callKey, call.id, String(args.question)), failed: false }) };
+
+  const signature = contract.readOnly ? `${contract.name}:${canonicalJson(args)}` : null;
+  if (signature) {
+    const earlier = run.readOnlyResults.get(signature);
+    const sameReply = inThisReply.get(signature);
+    if (earlier || sameReply !== undefined) {
+      run.emit({ type: 'tool_deduplicated', toolName: contract.name, callKey, sameAs: earlier?.callId ?? sameReply!.callKey });
+      return earlier ? { kind: 'answered', message: warn({ content: earlier.content, failed: false }) } : { kind: 'duplicate', of: sameReply!.index };
+    }
+    inThisReply.set(signature, { index, callKey });
+  }
+
+  const verdict = decide(contract, run.mediumRuns, step.input.policy);
+  if (verdict.action === 'deny') {
+    run.emit({ type: 'tool_denied', toolName: contract.name, callKey, why: verdict.why });
+    if (++run.policyDenials >= limits.maxPolicyDenials) return { kind: 'stop', stop: interrupted({ type: 'policy', denials: run.policyDenials }) };
+    return { kind: 'answered', message: { content: denialText(contract.name, verdict.why), failed: false } };
+  }
+  if (verdict.action === 'ask') {
+    const decision = await decisions.askApproval(callKey, call.id, contract, args, verdict.why);
+    if (decision.decision === 'rejected') return { kind: 'answered', message: { content: rejectionText(contract.name, shownArgs, decision), failed: false } };
+  }
+  if (contract.risk === 'medium') run.mediumRuns++;
+  return { kind: 'run', call, callKey, contract, args, shownArgs, signature, warning };
+}
+
+/**
+ * Runs the prepared calls at the same time. Siblings finish (and are traced) even when one call stops
+ * the run, so nothing is left in flight; the first stop or error in the model's order wins.
+ */
+async function runAll(step: ToolStep, prepared: readonly PreparedCall[]): Promise<ToolMessage[] | Stop> {
+  const results: Promise<ToolMessage | Stop>[] = [];
+  for (const p of prepared) {
+    results.push(p.kind === 'answered' ? Promise.resolve(p.message) : p.kind === 'duplicate' ? results[p.of]! : execute(step, p));
+  }
+  const messages: ToolMessage[] = [];
+  for (const settled of await Promise.allSettled(results)) {
+    if (settled.status === 'rejected') throw settled.reason;
+    if (isStop(settled.value)) return settled.value;
+    messages.push(settled.value);
+  }
+  return messages;
+}
+
+/** One approved call: the tool-call cap, then the tool activity or the research child, traced. */
+async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
+  const { run, limits, input } = step;
+  const { call, contract, args } = p;
+  const runKey = step.keyedCalls ? p.callKey : run.legacyRunKey(call.id);
+  if (limits.maxToolCalls !== undefined && run.state.toolRuns >= limits.maxToolCalls) return interrupted({ type: 'max_tool_calls' });
+  run.emit({ type: 'tool_start', toolName: contract.name, callKey: p.callKey, toolCallId: call.id, args: p.shownArgs });
+  run.state.toolRuns++;
+  run.runningTools.set(runKey, { toolName: contract.name, callKey: p.callKey });
+  const startedMs = Date.now();
+  let outcome: ToolOutcome;
+  try {
+    outcome =
+      contract.execution === 'child-run'
+        ? await runResearch(step, runKey, p.callKey, String(args.question))
+        : await toolActivity(contract).runTool({ runId: run.runId, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace });
+  } catch (error) {
+    // Cancellation and a refused workspace end the run; any other failure is the model's to read.
+    if (wf.isCancellation(error) || failureType(error) === FailureType.workspaceRefused) throw error;
+    outcome = { ok: false, content: toolErrorText(failureMessage(error)), ms: Date.now() - startedMs };
+  } finally {
+    run.runningTools.delete(runKey);
+  }
+  const { ok, content, ms, kept } = outcome;
+  run.emit({ type: 'tool_result', toolName: contract.name, callKey: p.callKey, ms, ok, ...(ok ? {} : { error: content }), ...(kept ? { outputRef: kept.ref, outputChars: kept.chars } : {}) });
+  if (ok && p.signature) run.readOnlyResults.set(p.signature, { content, callId: p.callKey });
+  return { content: p.warning ? withWarning(content, p.warning) : content, failed: !ok };
+}
