@@ -8,6 +8,8 @@ import { FailureType } from '../workflows/failures.ts';
 import { formatCount, MAX_REPLY_CHARS } from '../workflows/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../workflows/types.ts';
 import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
+import type { AgentStore } from '../src/store/store.ts';
+import { ModelDeltas } from './model-deltas.ts';
 import { storeFailure } from './store-failures.ts';
 import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
 import { modelContextQuery } from '../workflows/messages.ts';
@@ -27,13 +29,15 @@ const HEARTBEAT_EVERY_MS = 1000;
 
 export interface CallModelDeps {
   endpoints: ModelEndpoints;
+  /** Where the streamed text goes for live clients (the run's event stream). */
+  store: AgentStore;
   contracts: ReadonlyMap<string, ToolContract>;
   transcripts: TranscriptChain;
   /** Asks a run for its transcript when a link is missing from the store. */
   client: Client;
 }
 
-export function createCallModel({ endpoints, contracts, transcripts, client }: CallModelDeps) {
+export function createCallModel({ endpoints, contracts, transcripts, client, store }: CallModelDeps) {
   const toolSchemas = new Map<string, ChatCompletionTool>();
   for (const contract of contracts.values()) {
     toolSchemas.set(contract.name, {
@@ -64,9 +68,10 @@ export function createCallModel({ endpoints, contracts, transcripts, client }: C
     };
     const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
     const started = performance.now();
+    const deltas = new ModelDeltas(store, input.runId, `${ctx.info.activityId}.${ctx.info.attempt}`);
     try {
       const reply = input.stream
-        ? await streamed(model, request, ctx)
+        ? await streamed(model, request, ctx, (text) => deltas.push(text))
         : await unary(model, request, ctx.cancellationSignal);
       checkReplySize(reply.message);
       return { ...reply, modelMs: Math.round(performance.now() - started) };
@@ -74,6 +79,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client }: C
       throw toActivityFailure(error, ctx.cancellationSignal);
     } finally {
       clearInterval(heartbeat);
+      await deltas.close();
     }
   };
 }
@@ -123,7 +129,7 @@ async function unary(client: OpenAI, request: Request, signal: AbortSignal): Pro
   };
 }
 
-async function streamed(client: OpenAI, request: Request, ctx: Context): Promise<Omit<ModelReply, 'modelMs'>> {
+async function streamed(client: OpenAI, request: Request, ctx: Context, onText: (text: string) => void): Promise<Omit<ModelReply, 'modelMs'>> {
   const stream = await client.chat.completions.create(
     { ...request, stream: true, stream_options: { include_usage: true } },
     { signal: ctx.cancellationSignal },
@@ -140,6 +146,7 @@ async function streamed(client: OpenAI, request: Request, ctx: Context): Promise
     if (!choice) continue;
     if (choice.finish_reason) finishReason = choice.finish_reason;
     if (choice.delta.content) {
+      onText(choice.delta.content);
       content += choice.delta.content;
       sawContent = true;
     }

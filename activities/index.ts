@@ -25,7 +25,7 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, transcripts: new TranscriptChain(deps.store), client: deps.client }),
+    callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, transcripts: new TranscriptChain(deps.store), client: deps.client, store: deps.store }),
     runTool: createRunTool({
       tools: deps.tools,
       defaultWorkspace: deps.defaultWorkspace,
