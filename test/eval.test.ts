@@ -40,16 +40,28 @@ test('eval/tasks.json: the seed questions and the scenario tasks all pass', asyn
   assert.deepEqual(failures, []);
   assert.equal(report.totals.passed, tasks.length);
   const table = renderReport(report);
-  assert.match(table, /^task +turns +tools +wall ms +cost +status +result +trajectory +first broken expectation/);
-  assert.match(table, /TOTAL turns=\d+ +toolruns=\d+ +wall=[\d,]+ms +cost=\$[\d.]+ +mean turn=[\d,]+ms +passed=\d+\/\d+/);
+  assert.match(table, /^task +turns +tools +wall ms +cost +status +result +trajectory +warnings +first broken expectation/);
+  assert.match(table, /TOTAL turns=\d+ +toolruns=\d+ +wall=[\d,]+ms +cost=\$[\d.]+ +mean turn=[\d,]+ms +warnings=0 +passed=\d+\/\d+/);
+  assert.deepEqual(report.tasks.flatMap((t) => t.warnings), [], 'no true answer is flagged');
+  const approved = report.tasks.find((t) => t.name === 'delete approved')!;
+  assert.match(approved.receipt, /^done: delete_file access\.log$/);
+  const rejected = report.tasks.find((t) => t.name === 'delete rejected without a reason')!;
+  assert.match(rejected.receipt, /^rejected: delete_file access\.log \(no reason\)$/);
 });
 
-test('a claimed deletion that never happened is flagged', async () => {
+test('a claimed deletion that never happened is flagged, and the table shows the warning', async () => {
   const tasks = loadTaskFile(path.join(PROJECT_ROOT, 'test', 'fixtures', 'false-claim-tasks.yaml'));
-  const [report] = (await runEval(h.agents, tasks, evalOptions())).tasks;
+  const evalReport = await runEval(h.agents, tasks, evalOptions());
+  const [report] = evalReport.tasks;
   assert.equal(report!.resultOk, true, 'the answer alone looks fine');
   assert.equal(report!.trajectoryOk, false);
-  assert.match(report!.broken[0]!, /^claim: the answer claims \/\\bdeleted\\b\/ but delete_file never ran successfully/);
+  assert.equal(report!.receipt, 'rejected: delete_file access.log (not now)');
+  assert.deepEqual(report!.warnings, ['delete_file access.log: "Deleted access.log to free space." — receipt: rejected: delete_file access.log (not now)']);
+  assert.equal(report!.broken[0], `claim: ${report!.warnings[0]}`);
+  const table = renderReport(evalReport);
+  assert.match(table, /claims a deletion it never made .* completed +✓ +✗ +1 +claim: delete_file access\.log/);
+  assert.match(table, /warnings=1 /);
+  assert.match(table, /claim warnings .*\n +claims a deletion it never made\n +! delete_file access\.log: "Deleted access\.log to free space\." — receipt: rejected: delete_file access\.log \(not now\)\n +receipt: rejected: delete_file access\.log \(not now\)/);
 });
 
 test('npm run eval on a task file with a broken expectation exits 1 and names it', async () => {
@@ -66,6 +78,6 @@ test('npm run eval on a task file with a broken expectation exits 1 and names it
   });
   assert.equal(code, 1);
   assert.match(stdout, /plan +3 +2 .* completed +✓ +✓/);
-  assert.match(stdout, /expects a tool that does not run .* completed +✓ +✗ +toolsRun: delete_file did not run/);
+  assert.match(stdout, /expects a tool that does not run .* completed +✓ +✗ +0 +toolsRun: delete_file did not run/);
   assert.match(stdout, /passed=1\/2/);
 });

@@ -1,19 +1,21 @@
 /**
  * Judges one run on three levels: the result (status, answer), the trajectory (which tools ran, how many
- * turns, runs and dollars, and whether the answer claims an action the trajectory lacks). Pure.
+ * turns, runs and dollars) and the answer's claims: the run's receipt, built from its trace, and the same
+ * claim check a live run gets (workflows/claims.ts). Pure.
  */
+import { checkClaims, claimSpecsOf, splitClauses, type ClaimSpecs, type ClaimWarning, type Receipt } from '../../workflows/claims.ts';
+import { receiptFromEvents, receiptToolsOf, type ReceiptTools } from '../../workflows/receipt.ts';
 import type { TraceLine } from '../../workflows/trace-events.ts';
 import type { RunResult } from '../../workflows/types.ts';
-import type { Claim, EvalTask } from './task-file.ts';
+import { toolContracts } from '../tools/contracts.ts';
+import type { EvalTask } from './task-file.ts';
 
-/** Claims every task is checked for: an answer saying it did a side effect needs that tool to have run. */
-export const DEFAULT_CLAIMS: readonly Claim[] = [
-  { answer: '\\bdeleted\\b', requires: 'delete_file' },
-  { answer: '\\b(message|email) (was )?sent\\b|\\bsent (the|a|your) (message|email)\\b', requires: 'send_message' },
-  { answer: '\\b(wrote|saved)\\b', requires: 'write_file' },
-];
-/** An answer that denies the action ("did not delete") claims nothing. */
-const NEGATION = /\b(not|nothing|never|no|didn't|did not|won't|cannot|can't)\b/i;
+/** The built-in tools' claims and receipt tools: what a live run checks with. */
+export const DEFAULT_CLAIM_SPECS: ClaimSpecs = claimSpecsOf(toolContracts);
+export const DEFAULT_RECEIPT_TOOLS: ReceiptTools = receiptToolsOf(toolContracts, DEFAULT_CLAIM_SPECS);
+
+/** A task's own claim pattern is denied ("did not …") only within the clause it matches. */
+const NEGATION = /\b(not|nothing|never|no|didn't|did not|won't|cannot|can't|couldn't|wasn't|unable)\b|n't\b/i;
 
 export interface Verdict {
   resultOk: boolean;
@@ -21,9 +23,19 @@ export interface Verdict {
   /** Every broken expectation, result ones first. */
   broken: string[];
   toolsRun: string[];
+  /** What the run's side-effect calls really did. */
+  receipt: Receipt;
+  /** Claims in the answer the receipt contradicts (each is also a broken trajectory expectation). */
+  warnings: ClaimWarning[];
 }
 
-export function judge(task: EvalTask, result: RunResult, trace: readonly TraceLine[], extraBroken: readonly string[] = []): Verdict {
+export function judge(
+  task: EvalTask,
+  result: RunResult,
+  trace: readonly TraceLine[],
+  extraBroken: readonly string[] = [],
+  check: { specs: ClaimSpecs; tools: ReceiptTools } = { specs: DEFAULT_CLAIM_SPECS, tools: DEFAULT_RECEIPT_TOOLS },
+): Verdict {
   const expect = task.expect;
   const resultBroken: string[] = [];
   if (result.status !== expect.status) resultBroken.push(`status: expected ${expect.status}, got ${result.status}${result.reason ? ` (${result.reason})` : ''}`);
@@ -41,12 +53,17 @@ export function judge(task: EvalTask, result: RunResult, trace: readonly TraceLi
   if (expect.maxCostUsd !== undefined && result.totalCostUsd > expect.maxCostUsd) {
     trajectoryBroken.push(`maxCostUsd: $${result.totalCostUsd.toFixed(6)} > $${expect.maxCostUsd}`);
   }
+
   const answer = result.output ?? '';
-  for (const claim of [...DEFAULT_CLAIMS, ...expect.claims]) {
-    const claimed = new RegExp(claim.answer, 'is').test(answer) && !NEGATION.test(answer);
+  const receipt = receiptFromEvents(trace, check.tools);
+  const warnings = checkClaims(answer, receipt, check.specs);
+  for (const w of warnings) trajectoryBroken.push(`claim: ${w.message}`);
+  for (const claim of expect.claims) {
+    const pattern = new RegExp(claim.answer, 'is');
+    const claimed = splitClauses(answer).some((c) => !c.question && pattern.test(c.text) && !NEGATION.test(c.text));
     if (claimed && !succeeded.has(claim.requires)) {
       trajectoryBroken.push(`claim: the answer claims /${claim.answer}/ but ${claim.requires} never ran successfully`);
     }
   }
-  return { resultOk: resultBroken.length === 0, trajectoryOk: trajectoryBroken.length === 0, broken: [...resultBroken, ...trajectoryBroken], toolsRun };
+  return { resultOk: resultBroken.length === 0, trajectoryOk: trajectoryBroken.length === 0, broken: [...resultBroken, ...trajectoryBroken], toolsRun, receipt, warnings };
 }

@@ -4,6 +4,7 @@
  */
 import type { AgentClient } from '../client.ts';
 import { isTerminal } from '../client.ts';
+import { formatReceipt } from '../../workflows/claims.ts';
 import type { TraceLine } from '../../workflows/trace-events.ts';
 import type { RunInput, RunStatus, StopReason } from '../../workflows/types.ts';
 import { judge } from './judge.ts';
@@ -34,11 +35,15 @@ export interface TaskReport {
   trajectoryOk: boolean;
   /** Every broken expectation; the first is the one the table shows. */
   broken: string[];
+  /** The run's receipt, as the CLI prints it ("done: write_file notes.txt · rejected: …"). */
+  receipt: string;
+  /** Claims in the answer that the receipt contradicts, one line each. */
+  warnings: string[];
 }
 
 export interface EvalReport {
   tasks: TaskReport[];
-  totals: { tasks: number; passed: number; failed: number; turns: number; toolRuns: number; wallMs: number; costUsd: number; meanTurnMs: number };
+  totals: { tasks: number; passed: number; failed: number; turns: number; toolRuns: number; wallMs: number; costUsd: number; meanTurnMs: number; warnings: number };
 }
 
 const POLL_MS = 100;
@@ -69,6 +74,7 @@ export async function runEval(agents: AgentClient, tasks: readonly EvalTask[], o
       wallMs,
       costUsd: reports.reduce((sum, r) => sum + r.costUsd, 0),
       meanTurnMs: turns ? Math.round(reports.reduce((sum, r) => sum + r.wallMs, 0) / turns) : 0,
+      warnings: reports.reduce((sum, r) => sum + r.warnings.length, 0),
     },
   };
 }
@@ -123,5 +129,7 @@ async function runTask(agents: AgentClient, task: EvalTask, options: EvalOptions
     resultOk: verdict.resultOk,
     trajectoryOk: verdict.trajectoryOk,
     broken: verdict.broken,
+    receipt: formatReceipt(verdict.receipt),
+    warnings: verdict.warnings.map((w) => w.message),
   };
 }
