@@ -9,8 +9,8 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { CACHE_DIR, PROJECT_ROOT } from './paths.ts';
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
-/** Everything the workflow imports lives here. */
-const BUNDLED_SOURCES = [path.join(PROJECT_ROOT, 'workflows'), path.join(PROJECT_ROOT, 'src', 'tools')];
+/** Everything the workflow imports lives here (directories, or single files). */
+const BUNDLED_SOURCES = [path.join(PROJECT_ROOT, 'workflows'), path.join(PROJECT_ROOT, 'src', 'tools'), path.join(PROJECT_ROOT, 'src', 'search-attributes.ts')];
 
 export async function workflowBundle(): Promise<{ codePath: string }> {
   const codePath = path.join(CACHE_DIR, `workflow-bundle-${sourceHash()}.js`);
@@ -25,8 +25,9 @@ export async function workflowBundle(): Promise<{ codePath: string }> {
 function sourceHash(): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(path.join(PROJECT_ROOT, 'package-lock.json')));
-  for (const dir of BUNDLED_SOURCES) {
-    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+  for (const source of BUNDLED_SOURCES) {
+    const [dir, files] = source.endsWith('.ts') ? [path.dirname(source), [path.basename(source)]] : [source, readdirSync(source, { recursive: true, encoding: 'utf8' }).sort()];
+    for (const file of files) {
       if (!file.endsWith('.ts')) continue;
       hash.update(file);
       hash.update(readFileSync(path.join(dir, file)));

@@ -5,7 +5,10 @@
  */
 import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
+import { toolContracts } from '../src/tools/contracts.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { checkClaims, claimSpecsOf } from './claims.ts';
+import { LiveState } from './live-state.ts';
 import { FINAL_STATE_MEMO, modelContextQuery, stateQuery, toolProgressSignal, cancelReasonSignal, transcriptQuery } from './messages.ts';
 import { newProgressGuard } from './progress-guard.ts';
 import { costOf, type Price } from './pricing.ts';
@@ -13,6 +16,7 @@ import { DEFAULT_SYSTEM_PROMPT } from './prompts.ts';
 import { redactJsonText } from './redact.ts';
 import { toRunResult } from './run-result.ts';
 import { sha256Hex } from './sha256.ts';
+import { applyToReceipt, receiptToolsOf } from './receipt.ts';
 import { STOP_STATUS, type Stop } from './stop.ts';
 import type { TraceEvent, TraceLine } from './trace-events.ts';
 import { calledKey } from './types.ts';
@@ -28,6 +32,10 @@ const { trace } = wf.proxySinks<TraceSinks>();
 /** The `CarriedState` version this code writes; it reads every version in `READABLE_VERSIONS`. */
 const CARRIED_VERSION = 1;
 const READABLE_VERSIONS: readonly number[] = [1];
+
+/** What answers claiming each tool's effect look like, and which tools a receipt lists. */
+const CLAIM_SPECS = claimSpecsOf(toolContracts);
+const RECEIPT_TOOLS = receiptToolsOf(toolContracts, CLAIM_SPECS);
 
 /** Read-only results carried into a new execution stay under this many characters in all. */
 const CARRIED_RESULTS_MAX_CHARS = 256 * 1024;
@@ -63,6 +71,8 @@ export class LoopState {
   readonly runningTools = new Map<string, { toolName: string; callKey: string }>();
   /** Why the run is being cancelled, when the canceller said (sent right before the cancel request). */
   cancelReason: string | null = null;
+  /** What the server shows of the run without a worker (memo, search attributes). */
+  private readonly live: LiveState;
 
   private constructor(carried: CarriedState) {
     this.state = carried.state;
@@ -80,6 +90,10 @@ export class LoopState {
     this.guard = carried.progressGuard ?? newProgressGuard();
     this.policyDenials = carried.policyDenials ?? 0;
     this.outputRepairs = carried.outputRepairs ?? 0;
+    // States carried by workers that predate receipts start with an empty one.
+    this.state.receipt ??= [];
+    this.state.warnings ??= [];
+    this.live = new LiveState();
   }
 
   /** A new run: its state, and the conversation's first two messages. */
@@ -106,6 +120,8 @@ export class LoopState {
       progress: null,
       output: null,
       error: null,
+      receipt: [],
+      warnings: [],
       startedAt,
       updatedAt: startedAt,
     };
@@ -241,11 +257,14 @@ export class LoopState {
   // ---- bookkeeping ----
 
   emit(event: TraceEvent): void {
+    this.state.receipt = applyToReceipt(this.state.receipt, event, RECEIPT_TOOLS);
     trace.emit({ runId: this.runId, seq: ++this.seq, at: new Date().toISOString(), ...event });
   }
 
+  /** The state changed: its time, and what the server shows of it while no worker runs. */
   touch(): void {
     this.state.updatedAt = new Date().toISOString();
+    this.live.publish(this.state);
   }
 
   /** Records how the run ended (state, final trace line, memo): synchronous, so a cancellation cannot cut it short. */
@@ -258,6 +277,9 @@ export class LoopState {
     state.output = 'output' in stop ? stop.output : null;
     state.error = 'error' in stop ? stop.error : null;
     state.pending = null;
+    // Claims in the answer are checked against what really happened; a contradiction is a warning.
+    state.warnings = stop.reason === 'final_answer' ? checkClaims(stop.output, state.receipt, CLAIM_SPECS) : [];
+    for (const w of state.warnings) this.emit({ type: 'claim_warning', tool: w.tool, ...(w.object ? { object: w.object } : {}), clause: w.clause, message: w.message });
     this.touch();
     this.emit({ type: 'run_stopped', status, reason: stop.reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd });
     // Lets clients read the outcome of a closed run without a worker (queries need one).

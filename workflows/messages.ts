@@ -31,3 +31,5 @@ export const answerUpdate = defineUpdate<{ callKey: string }, [AnswerRequest]>('
 export const AGENT_WORKFLOW_TYPE = 'agentWorkflow';
 /** Memo key holding the final state of a closed run (readable without a worker). */
 export const FINAL_STATE_MEMO = 'finalState';
+/** Memo key holding what a running run is doing and waiting for (readable without a worker). */
+export const LIVE_STATE_MEMO = 'liveState';

@@ -4,7 +4,11 @@ import type { RunResult, RunState } from './types.ts';
 export function toRunResult(state: RunState): RunResult {
   const { runId, status, reason, interruption, output, error, turns, toolCalls, toolRuns, costUsd, totalCostUsd, totalTurns, startedAt } = state;
   return {
-    runId, status, reason, interruption, output, error, turns, toolCalls, toolRuns,
+    runId, status, reason, interruption, output, error,
+    // Runs whose state predates receipts carry none.
+    receipt: state.receipt ?? [],
+    warnings: state.warnings ?? [],
+    turns, toolCalls, toolRuns,
     usage: { ...state.usage },
     costUsd, totalCostUsd, totalTurns, startedAt,
     finishedAt: state.updatedAt,

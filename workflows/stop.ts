@@ -13,7 +13,7 @@ type Interrupted = { [T in Interruption['type']]: { reason: T; interruption: Ext
 export type Stop =
   | { reason: 'final_answer'; output: string }
   | { reason: 'output_contract'; output: string; error: string }
-  | { reason: 'tool_error' | 'model_error' | 'workspace_refused' | 'workflow_error'; error: string }
+  | { reason: 'tool_error' | 'model_error' | 'workspace_refused' | 'store_integrity' | 'workflow_error'; error: string }
   | Interrupted;
 
 /** The status every stop reason ends a run in: a new reason does not compile until it is here. */
@@ -23,6 +23,7 @@ export const STOP_STATUS: Record<StopReason, RunStatus> = {
   tool_error: 'failed',
   model_error: 'failed',
   workspace_refused: 'failed',
+  store_integrity: 'failed',
   workflow_error: 'failed',
   max_turns: 'max_turns_exceeded',
   max_budget: 'budget_exceeded',
@@ -53,6 +54,7 @@ export function stopForError(error: unknown, why: { wallTimeUp: boolean; cancelR
     return interrupted({ type: 'cancelled', reason: why.cancelReason ?? 'cancelled through Temporal (no reason given)' });
   }
   if (failureType(error) === FailureType.workspaceRefused) return { reason: 'workspace_refused', error: failureMessage(error) };
+  if (failureType(error) === FailureType.storeIntegrity) return { reason: 'store_integrity', error: failureMessage(error) };
   if (error instanceof wf.ActivityFailure) return { reason: 'model_error', error: failureMessage(error) };
   return { reason: 'workflow_error', error: error instanceof Error ? error.message : String(error) };
 }

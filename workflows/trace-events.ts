@@ -25,6 +25,8 @@ export type TraceEvent =
   | { type: 'approval_refused'; callKey: string; error: string }
   | { type: 'input_required'; callKey: string; question: string }
   | { type: 'input_received'; callKey: string }
+  /** A claim in the final answer that the receipt contradicts (`message` says which, and what the receipt has). */
+  | { type: 'claim_warning'; tool: string; object?: string; clause: string; message: string }
   /** The run goes on in a fresh execution (same run id) to keep its history small. */
   | { type: 'continued_as_new'; turns: number; historyEvents: number; historyBytes: number }
   | { type: 'run_stopped'; status: RunStatus; reason: StopReason | null; turns: number; toolRuns: number; costUsd: number };

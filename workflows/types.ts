@@ -2,6 +2,7 @@
  * JSON-safe types shared by the workflow, the activities and the client.
  * Everything here crosses a Temporal payload boundary, so: plain data only.
  */
+import type { ClaimWarning, ReceiptEntry } from './claims.ts';
 
 export const RUN_STATUSES = [
   'running',
@@ -49,6 +50,8 @@ export type StopReason =
   | 'tool_error'
   /** A worker refused the run's workspace (outside its AGENT_WORKSPACE_ROOTS). */
   | 'workspace_refused'
+  /** Content in the store does not match its hash: the run will not go on with a different context. */
+  | 'store_integrity'
   | 'workflow_error';
 
 /** A tool call as the provider sent it. */
@@ -262,6 +265,10 @@ export interface RunState {
   progress: string | null;
   output: string | null;
   error: string | null;
+  /** What really happened to every side-effect call (from the trajectory, not the model's prose). */
+  receipt: ReceiptEntry[];
+  /** Claims in the final answer that the receipt contradicts (the run still completes; the caller decides). */
+  warnings: ClaimWarning[];
   /** ISO timestamps, from workflow time. */
   startedAt: string;
   updatedAt: string;
@@ -274,6 +281,8 @@ export interface RunResult {
   interruption: Interruption | null;
   output: string | null;
   error: string | null;
+  receipt: ReceiptEntry[];
+  warnings: ClaimWarning[];
   turns: number;
   toolCalls: number;
   toolRuns: number;
@@ -302,3 +311,6 @@ export interface ToolOutcome {
   /** The whole output, when `content` had to be cut: where it is kept and how long it is. */
   kept?: { ref: string; chars: number };
 }
+
+/** The part of a run's state the server keeps in its memo while it runs (readable with no worker alive). */
+export type LiveRunState = Pick<RunState, 'status' | 'pending' | 'turns' | 'totalCostUsd' | 'updatedAt'>;

@@ -3,6 +3,7 @@
  * Sandbox-safe (zod only): the workflow bundle imports this file.
  */
 import { z } from 'zod';
+import { BUILTIN_CLAIM_SPECS } from '../../workflows/claims.ts';
 import { defineToolContract, type ToolContract } from './define-tool.ts';
 
 export const listFilesContract = defineToolContract({
@@ -42,6 +43,7 @@ export const writeFileContract = defineToolContract({
   timeoutMs: 10_000,
   // Writing the same content again has the same effect.
   idempotent: true,
+  claims: BUILTIN_CLAIM_SPECS.write_file,
 });
 
 export const deleteFileContract = defineToolContract({
@@ -55,6 +57,7 @@ export const deleteFileContract = defineToolContract({
   risk: 'high',
   timeoutMs: 10_000,
   idempotent: true,
+  claims: BUILTIN_CLAIM_SPECS.delete_file,
 });
 
 export const sendMessageContract = defineToolContract({
@@ -71,6 +74,7 @@ export const sendMessageContract = defineToolContract({
   idempotent: true,
   // A recipient's address is personal data: kept out of traces, state and CLI output.
   redact: ['to'],
+  claims: BUILTIN_CLAIM_SPECS.send_message,
 });
 
 export const runCommandContract = defineToolContract({

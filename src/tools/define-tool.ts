@@ -6,6 +6,7 @@
  * This module holds only types and pure helpers, so the workflow bundle may import it.
  */
 import type { z } from 'zod';
+import type { ClaimSpec } from '../../workflows/claims.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../../workflows/payload-bounds.ts';
 
 export const RISKS = ['low', 'medium', 'high', 'extreme'] as const;
@@ -39,6 +40,11 @@ export interface ToolContract<I extends z.ZodType = z.ZodType, O extends z.ZodTy
    * store (its reference is in the trace). Keeps every result far from Temporal's payload limits.
    */
   maxOutputChars: number;
+  /**
+   * How an answer claiming this tool's effect reads (verbs, phrases, the argument naming the object): after
+   * the final answer, each such claim is checked against the run's receipt; a contradiction is a warning.
+   */
+  claims?: ClaimSpec;
   /**
    * `activity`: `run` executes on a worker. `child-run`: the workflow starts a sub-agent run instead.
    * `user-input`: the workflow asks the user and waits for the answer.

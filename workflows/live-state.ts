@@ -1,0 +1,46 @@
+/**
+ * What the Temporal server itself shows of a run, so that a waiting run can be read — and found — with
+ * no worker alive (queries need one): a compact memo (status, pending call with its redacted arguments
+ * and hash, turns, cost) and the custom search attributes (status, pending tool, turns, cost, model).
+ * Upserted only when one of them changes. Runs recorded before this existed replay without it.
+ */
+import * as wf from '@temporalio/workflow';
+import { AGENT_COST_USD, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TURNS } from '../src/search-attributes.ts';
+import { LIVE_STATE_MEMO } from './messages.ts';
+import type { LiveRunState, RunState } from './types.ts';
+
+export class LiveState {
+  /** Whether this run publishes at all (patched: histories from before it must replay unchanged). */
+  private readonly enabled = wf.patched('live-state-memo');
+  /** Search attributes only when the run was started with them (they must be registered on the server). */
+  private readonly searchable = wf.workflowInfo().typedSearchAttributes.get(AGENT_STATUS) !== undefined;
+  private lastMemo = '';
+  private lastAttributes = '';
+
+  publish(state: RunState): void {
+    if (!this.enabled) return;
+    const live: LiveRunState = {
+      status: state.status,
+      pending: state.pending,
+      turns: state.turns,
+      totalCostUsd: state.totalCostUsd,
+      updatedAt: state.updatedAt,
+    };
+    // The status and what waits decide when the memo changes; turns and cost ride along.
+    const memoKey = JSON.stringify([live.status, live.pending?.callKey ?? null]);
+    if (memoKey !== this.lastMemo) {
+      this.lastMemo = memoKey;
+      wf.upsertMemo({ [LIVE_STATE_MEMO]: live });
+    }
+    if (!this.searchable) return;
+    const attributes = JSON.stringify([state.status, state.pending?.kind === 'approval' ? state.pending.toolName : '', state.turns, state.totalCostUsd]);
+    if (attributes === this.lastAttributes) return;
+    this.lastAttributes = attributes;
+    wf.upsertSearchAttributes([
+      { key: AGENT_STATUS, value: state.status },
+      { key: AGENT_PENDING_TOOL, value: state.pending?.kind === 'approval' ? state.pending.toolName : '' },
+      { key: AGENT_TURNS, value: state.turns },
+      { key: AGENT_COST_USD, value: state.totalCostUsd },
+    ]);
+  }
+}
