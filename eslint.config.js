@@ -32,7 +32,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts', 'src/tools/define-tool.ts', 'src/tools/contracts.ts'],
+    // The inbox and run pages' browser scripts: plain JS served as written (no build, no type project).
+    files: ['src/http/ui/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { sourceType: 'module', parserOptions: { projectService: false, project: null } },
+  },
+  {
+    files: ['workflows/**/*.ts', 'src/tools/define-tool.ts', 'src/tools/contracts.ts', 'src/tools/mcp-contracts.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', sandboxBans],
       'no-restricted-globals': ['error', { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' }, { name: 'setInterval', message: 'Not deterministic.' }, { name: 'fetch', message: 'Do I/O in an activity.' }, { name: 'process', message: 'Not available in the workflow sandbox.' }],

@@ -1,0 +1,80 @@
+/**
+ * The HTTP server: the client API over HTTP (zod-validated, OpenAPI at /openapi.json), live run events
+ * as SSE, the codec endpoint for Temporal's Web UI, and the approvals inbox and run pages.
+ */
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { PayloadCodec } from '@temporalio/common';
+import type { AgentClient } from '../client.ts';
+import type { AgentStore } from '../store/store.ts';
+import { authHook } from './auth-hook.ts';
+import type { Authenticator, Principal } from './auth.ts';
+import { errorHandler, notFoundHandler } from './errors.ts';
+import { EventStreams } from './event-stream.ts';
+import { codecCorsHook, codecRoutes } from './routes/codec.ts';
+import { decisionRoutes } from './routes/decisions.ts';
+import { eventRoutes } from './routes/events.ts';
+import { runRoutes } from './routes/runs.ts';
+import { uiRoutes } from './routes/ui.ts';
+
+export interface HttpAppOptions {
+  agents: AgentClient;
+  store: AgentStore;
+  auth: Authenticator;
+  /** The payload codec (AGENT_PAYLOAD_KEY), for /codec/*; null: payloads are not encrypted. */
+  codec: PayloadCodec | null;
+  /** Origins allowed to call /codec/* from a browser (the Temporal Web UI's). */
+  codecOrigins?: readonly string[];
+  /** SSE heartbeat period (default 15 s). */
+  heartbeatMs?: number;
+  /** Fastify's request log (default off). */
+  logger?: boolean;
+}
+
+export type HttpApp = FastifyInstance & { eventStreams: EventStreams };
+
+export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
+  const app = Fastify({
+    // The request log never shows an SSE client's ?access_token=.
+    logger: options.logger ? { serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/access_token=[^&]*/, 'access_token=…') }) } } : false,
+    // Open SSE streams would hold close() up; they are ended (and clients reconnect) instead.
+    forceCloseConnections: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Durable agent harness',
+        description: 'Runs of tool-using agents on Temporal: start, list, watch (SSE), approve, answer, cancel.',
+        version: '1',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  const streams = new EventStreams(options.store);
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addHook('onRequest', codecCorsHook(options.codecOrigins ?? []));
+  app.addHook('onRequest', authHook(options.auth));
+  app.addHook('preClose', (done) => {
+    streams.closeAll();
+    done();
+  });
+
+  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, () => app.swagger());
+  app.get('/healthz', { schema: { hide: true }, config: { public: true } }, () => ({ ok: true }));
+  await app.register(runRoutes, { agents: options.agents, store: options.store });
+  await app.register(decisionRoutes, { agents: options.agents });
+  await app.register(eventRoutes, { agents: options.agents, streams, heartbeatMs: options.heartbeatMs });
+  await app.register(codecRoutes, { codec: options.codec });
+  await app.register(uiRoutes, { auth: options.auth });
+  await app.ready();
+  return Object.assign(app, { eventStreams: streams });
+}

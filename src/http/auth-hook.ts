@@ -1,0 +1,51 @@
+/**
+ * The request hook that enforces roles: every route needs `viewer` unless its config says `public` or
+ * names a higher role. The token comes from `Authorization: Bearer <token>`; routes with `queryToken`
+ * (the SSE stream, which EventSource opens without headers) also take `?access_token=`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator, Principal, Role } from './auth.ts';
+import { HttpError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The role a route needs (default viewer). */
+    role?: Role;
+    /** No token needed (UI assets, /openapi.json). */
+    public?: boolean;
+    /** The token may come as `?access_token=` too. */
+    queryToken?: boolean;
+  }
+  interface FastifyRequest {
+    /** Who is calling (set for every non-public route). */
+    principal: Principal;
+  }
+}
+
+export function authHook(auth: Authenticator) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const config = request.routeOptions.config;
+    // Unknown routes answer 404 whoever asks; public routes need nobody.
+    if (request.routeOptions.url === undefined || config.public) return;
+    const token = bearerToken(request) ?? (config.queryToken ? (request.query as { access_token?: string }).access_token : undefined);
+    const principal = auth.identify(token);
+    if (!principal) {
+      throw new HttpError(
+        'unauthorized',
+        token ? 'This bearer token is not configured on the server.' : 'Missing bearer token: send "Authorization: Bearer <token>" (tokens and roles come from AGENT_HTTP_TOKENS).',
+      );
+    }
+    const needs = config.role ?? 'viewer';
+    if (!principal.roles.has(needs)) {
+      throw new HttpError('forbidden', `${request.method} ${request.routeOptions.url} needs the ${needs} role; token "${principal.name}" has ${[...principal.roles].join(', ')}.`);
+    }
+    request.principal = principal;
+  };
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? '';
+}

@@ -1,0 +1,53 @@
+/** The HTTP server over a test harness's client and store, on a free loopback port. */
+import type { PayloadCodec } from '@temporalio/common';
+import { buildHttpApp, type HttpApp } from '../../src/http/app.ts';
+import { Authenticator, type TokenEntry } from '../../src/http/auth.ts';
+import type { ErrorBody } from '../../src/http/errors.ts';
+import type { Harness } from './harness.ts';
+
+export interface TestHttp {
+  app: HttpApp;
+  url: string;
+  /** fetch against the server with a bearer token (or none). */
+  /** The body is parsed JSON, typed as the caller expects (`T`; an error body by default). */
+  call<T = ErrorBody>(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: T }>;
+  close(): Promise<void>;
+}
+
+export async function startHttp(h: Harness, options: { tokens?: TokenEntry[]; codec?: PayloadCodec | null; heartbeatMs?: number } = {}): Promise<TestHttp> {
+  const app = await buildHttpApp({
+    agents: h.agents,
+    store: h.store,
+    auth: new Authenticator({ tokens: options.tokens ?? [] }),
+    codec: options.codec ?? null,
+    codecOrigins: ['http://127.0.0.1:8233'],
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    app,
+    url,
+    async call<T>(method: string, path: string, { token, body, headers = {} }: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+      const response = await fetch(url + path, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body: parsed as T };
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,63 @@
+/** Token configuration and roles for the HTTP server (pure: no server needed). */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { Authenticator, authConfigFromEnv, parseTokenList, TokenConfigError } from '../src/http/auth.ts';
+import { serveHttp, UnsafeListenError } from '../src/http/serve.ts';
+import type { AgentClient } from '../src/client.ts';
+import type { AgentStore } from '../src/store/store.ts';
+
+describe('tokens', () => {
+  test('name:token:roles and token:roles; every token can view; roles are explicit, not ranked', () => {
+    const entries = parseTokenList('alice:s3cret:approver, ci:t0ken:operator+approver,bare-token:viewer');
+    assert.deepEqual(entries.slice(0, 2), [
+      { name: 'alice', token: 's3cret', roles: ['approver'] },
+      { name: 'ci', token: 't0ken', roles: ['operator', 'approver'] },
+    ]);
+    assert.match(entries[2]!.name, /^token-[0-9a-f]{8}$/, 'a nameless token is named by its hash, never by itself');
+    const auth = new Authenticator({ tokens: entries });
+    assert.deepEqual([...auth.identify('s3cret')!.roles].sort(), ['approver', 'viewer']);
+    assert.equal(auth.identify('s3cret')!.roles.has('operator'), false);
+    assert.equal(auth.identify('wrong'), null);
+    assert.equal(auth.identify(undefined), null);
+    assert.equal(auth.open, false);
+  });
+
+  test('bad configuration is refused with a message that says what is wrong (and never echoes the token)', () => {
+    assert.throws(() => parseTokenList('alice:s3cret:admin'), (e: Error) => e instanceof TokenConfigError && /unknown role "admin"/.test(e.message));
+    assert.throws(() => parseTokenList('just-a-token'), (e: Error) => /not name:token:roles/.test(e.message) && !e.message.includes('just-a-token:'));
+    assert.throws(() => authConfigFromEnv({ AGENT_HTTP_TOKENS: 'a:x:viewer,a:y:approver' }), /Two tokens are named "a"/);
+  });
+
+  test('a JSON token file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tokens-'));
+    try {
+      const file = path.join(dir, 'tokens.json');
+      writeFileSync(file, JSON.stringify([{ name: 'bob', token: 'b0b-secret', roles: ['approver'] }]));
+      const auth = new Authenticator(authConfigFromEnv({ AGENT_HTTP_TOKENS_FILE: file }));
+      assert.equal(auth.identify('b0b-secret')?.name, 'bob');
+      writeFileSync(file, JSON.stringify([{ name: 'bob', token: 'x', roles: ['root'] }]));
+      assert.throws(() => authConfigFromEnv({ AGENT_HTTP_TOKENS_FILE: file }), /AGENT_HTTP_TOKENS_FILE/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('no token configured: everyone local has every role, and the server refuses a non-loopback address', async () => {
+    const auth = new Authenticator(authConfigFromEnv({}));
+    assert.equal(auth.open, true);
+    assert.equal(auth.identify(undefined)?.roles.size, 3);
+    await assert.rejects(
+      serveHttp({ agents: {} as AgentClient, store: {} as AgentStore, host: '0.0.0.0', port: 0, env: {}, log: () => {} }),
+      (e: Error) => e instanceof UnsafeListenError && /AGENT_HTTP_TOKENS/.test(e.message),
+    );
+    const server = await serveHttp({ agents: {} as AgentClient, store: {} as AgentStore, port: 0, env: {}, log: () => {} });
+    try {
+      assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await server.close();
+    }
+  });
+});
