@@ -4,12 +4,13 @@
  * directory, started here and stopped by `stop()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type * as Testing from '@temporalio/testing';
 import { findTemporalCli, TemporalCliUnavailableError } from './temporal-cli.ts';
+import { devServerSearchAttributeArgs } from './search-attributes.ts';
 
 export interface TemporalEndpoint {
   address: string;
@@ -30,6 +31,32 @@ export interface DevServerOptions {
 }
 
 export const DEFAULT_PORT = 7233;
+
+/**
+ * The dev server tuned for latency (README, "Tuning a cluster", for the same keys on a real cluster).
+ * The history service reads each of its queues through a token bucket of 20 reads/s per shard, and the
+ * dev server has one shard: past a short burst every dispatch to a worker (transfer queue) and every
+ * timer (timer queue: timeouts, durable sleeps, retries) waited for the next token, so every run moved
+ * in 50 ms steps. `fresh`: the SQLite file is new, so no task can sit in a task-queue partition other
+ * than the first (reading fewer partitions than an older file was written with would strand its backlog).
+ */
+export function devServerTuningArgs(fresh: boolean): string[] {
+  const dynamic = {
+    'history.transferProcessorMaxPollRPS': 1000,
+    'history.timerProcessorMaxPollRPS': 1000,
+    // Search attributes and closed runs reach List queries without a 50 ms queue.
+    'history.visibilityProcessorMaxPollRPS': 1000,
+    // One worker fleet per task queue on one host: one partition, no forwarding between partitions.
+    'matching.numTaskqueueWritePartitions': 1,
+    ...(fresh ? { 'matching.numTaskqueueReadPartitions': 1 } : {}),
+  };
+  return [
+    ...Object.entries(dynamic).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
+    // Write-ahead log, fsync at checkpoints only: a dev server may lose its last commits to a power cut, never to a crash.
+    '--sqlite-pragma', 'journal_mode=wal',
+    '--sqlite-pragma', 'synchronous=normal',
+  ];
+}
 
 export async function ensureTemporal(options: DevServerOptions): Promise<TemporalEndpoint> {
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
@@ -52,8 +79,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Tempora
   const address = `${host}:${port}`;
   mkdirSync(options.dataDir, { recursive: true });
   const dbFile = path.join(options.dataDir, 'temporal.db');
+  const tuning = devServerTuningArgs(!existsSync(dbFile));
   const cli = await findTemporalCli(log);
-  if (!cli) return startDownloadedDevServer({ host, port, dbFile });
+  if (!cli) return startDownloadedDevServer({ host, port, dbFile, tuning });
 
   const child = spawn(
     cli,
@@ -66,6 +94,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Tempora
       '--log-level', 'error',
       // Lets a worker that shares the client's connection take activities straight from the workflow task.
       '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
+      ...tuning,
+      // The custom search attributes runs are listed by (AgentStatus, AgentPendingTool, …; search-attributes.ts).
+      ...devServerSearchAttributeArgs(),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -104,7 +135,7 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
 }
 
 /** Last resort on machines with internet: @temporalio/testing downloads the CLI itself. */
-async function startDownloadedDevServer(o: { host: string; port: number; dbFile: string }): Promise<TemporalEndpoint> {
+async function startDownloadedDevServer(o: { host: string; port: number; dbFile: string; tuning: string[] }): Promise<TemporalEndpoint> {
   let testing: typeof Testing;
   try {
     testing = await import('@temporalio/testing');
@@ -115,7 +146,7 @@ async function startDownloadedDevServer(o: { host: string; port: number; dbFile:
     );
   }
   const env = await testing.TestWorkflowEnvironment.createLocal({
-    server: { ip: o.host, port: o.port, uiPort: o.port + 1000, dbFilename: o.dbFile },
+    server: { ip: o.host, port: o.port, uiPort: o.port + 1000, dbFilename: o.dbFile, extraArgs: o.tuning },
   });
   return { address: `${o.host}:${o.port}`, namespace: 'default', uiUrl: `http://${o.host}:${o.port + 1000}`, owned: true, stop: () => env.teardown() };
 }

@@ -1,0 +1,102 @@
+/**
+ * Cancel latency, from `cancelRun()` being called to (a) the running tool's AbortSignal firing and (b) the
+ * model's HTTP request being closed, as seen by the scripted model server. A cancel reaches an activity
+ * only in the answer to one of its heartbeats, so the heartbeat cadence is also measured: heartbeat RPCs
+ * per running activity per second (Core's own request counter), and the Temporal server's CPU meanwhile.
+ */
+import { median } from '../stats.ts';
+import type { CoreMetrics } from './metrics.ts';
+import { log, serverCpuMs, sleep, SLOW_MODEL, waitFor, type BenchEnv } from './env.ts';
+
+export interface CancelResult {
+  /** cancel request → tool signal aborted, ms. */
+  toolMs: number[];
+  /** How long cancelRun() itself took (its RPCs: describe, the reason signal, the cancel request), tool runs. */
+  clientMs: number[];
+  /** cancel request → model HTTP request closed, ms. */
+  modelMs: number[];
+  heartbeats: {
+    /** RecordActivityTaskHeartbeat calls per second of a running scan_files tool. */
+    perToolSecond: number;
+    /** The same while a model call waits for its reply. */
+    perModelSecond: number;
+    /** Temporal server CPU while `concurrentTools` tools ran, minus the same time idle, per tool-second (null: external server). */
+    serverCpuMsPerToolSecond: number | null;
+    concurrentTools: number;
+  };
+}
+
+/** The varying moment of the cancel (ms after the activity started), so heartbeat phase cannot flatter the figure. */
+const cancelAfter = (i: number) => 200 + ((i * 37) % 300);
+/** The same over a whole second: the model call used to heartbeat once a second. */
+const cancelModelAfter = (i: number) => 100 + ((i * 137) % 1000);
+
+export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { cancels: number }): Promise<CancelResult> {
+  log(`cancel: ${o.cancels} cancels of a running scan_files tool...`);
+  const toolMs: number[] = [];
+  const clientMs: number[] = [];
+  for (let i = 0; i < o.cancels; i++) {
+    const { runId } = await env.agents.startRun({ goal: 'Scan the workspace.', model: 'scripted:slow-scan', workspace: env.workspace });
+    const scan = await waitFor(() => env.scans.get(`${runId}:t1.1`), 'the scan to start');
+    await sleep(cancelAfter(i));
+    const requested = performance.now();
+    await env.agents.cancelRun(runId, 'bench');
+    clientMs.push(performance.now() - requested);
+    const aborted = await waitFor(() => scan.abortedAt, 'the scan to see its signal abort');
+    toolMs.push(aborted - requested);
+    await env.agents.result(runId);
+  }
+
+  log(`cancel: ${o.cancels} cancels of a model call waiting for its reply...`);
+  const modelMs: number[] = [];
+  for (let i = 0; i < o.cancels; i++) {
+    const goal = `Answer after 30000 ms (cancel ${i}).`;
+    const { runId } = await env.agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace });
+    const request = await waitFor(() => env.scripted.requests.find((r) => r.scenario === SLOW_MODEL.slice('scripted:'.length) && r.messages.some((m) => m.content === goal)), 'the model request');
+    await sleep(cancelModelAfter(i));
+    const requested = Date.now();
+    await env.agents.cancelRun(runId, 'bench');
+    // The server records how long the request had been open when its connection closed.
+    await waitFor(() => (request.aborted ? true : undefined), 'the model request to be aborted');
+    modelMs.push(request.startedAt + request.ms - requested);
+    await env.agents.result(runId);
+  }
+
+  log('cancel: heartbeat RPCs of running activities...');
+  const heartbeatsDuring = async (work: () => Promise<number>) => {
+    const before = await metrics.requests('RecordActivityTaskHeartbeat');
+    const activitySeconds = await work();
+    return ((await metrics.requests('RecordActivityTaskHeartbeat')) - before) / activitySeconds;
+  };
+  const scanRun = async () => {
+    const { runId } = await env.agents.startRun({ goal: 'Scan the workspace.', model: 'scripted:slow-scan', workspace: env.workspace });
+    await env.agents.result(runId);
+    const scan = env.scans.get(`${runId}:t1.1`)!;
+    return (scan.endedAt! - scan.startedAt) / 1000;
+  };
+  const perToolSecond = await heartbeatsDuring(async () => (await scanRun()) + (await scanRun()));
+  const perModelSecond = await heartbeatsDuring(async () => {
+    const goal = 'Answer after 3000 ms.';
+    const before = env.scripted.requests.length;
+    await env.agents.result((await env.agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace })).runId);
+    return env.scripted.requests.slice(before).reduce((sum, r) => sum + r.ms, 0) / 1000;
+  });
+
+  // Server CPU: N tools heartbeating at once, against the same wall time idle.
+  const concurrentTools = 10;
+  let serverCpuMsPerToolSecond: number | null = null;
+  const idleFrom = serverCpuMs();
+  if (idleFrom !== null) {
+    const idleStarted = performance.now();
+    await sleep(3000);
+    const idleMsPerSecond = (serverCpuMs()! - idleFrom) / ((performance.now() - idleStarted) / 1000);
+    const busyFrom = serverCpuMs()!;
+    const busyStarted = performance.now();
+    const toolSeconds = (await Promise.all(Array.from({ length: concurrentTools }, scanRun))).reduce((a, b) => a + b, 0);
+    const busySeconds = (performance.now() - busyStarted) / 1000;
+    const busyCpu = serverCpuMs()! - busyFrom;
+    serverCpuMsPerToolSecond = (busyCpu - idleMsPerSecond * busySeconds) / toolSeconds;
+  }
+  log(`  median tool cancel ${median(toolMs).toFixed(1)} ms, model cancel ${median(modelMs).toFixed(1)} ms`);
+  return { toolMs, clientMs, modelMs, heartbeats: { perToolSecond, perModelSecond, serverCpuMsPerToolSecond, concurrentTools } };
+}

@@ -1,0 +1,175 @@
+/** The bench's tables (stdout) and its JSON (`--json <file>`). */
+import { median, p95, quantile, table } from '../stats.ts';
+import type { CancelResult } from './cancel.ts';
+import type { HistoryRow } from './history.ts';
+import type { ParkedResult } from './parked.ts';
+import type { StoreCostRow } from './store-cost.ts';
+import type { TurnsResult } from './turns.ts';
+
+export interface BenchResults {
+  address: string;
+  turns?: TurnsResult;
+  cancel?: CancelResult;
+  parked?: ParkedResult;
+  history?: HistoryRow[];
+  store?: StoreCostRow[];
+}
+
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
+const times = (x: number) => `${x.toFixed(2)}×`;
+const range = (xs: number[], f: (x: number) => string) => (xs.length > 1 ? `${f(Math.min(...xs))}–${f(Math.max(...xs))}` : f(xs[0] ?? NaN));
+
+export function renderReport(r: BenchResults): string {
+  const out: string[] = [];
+  const section = (title: string, body: string) => out.push(`\n${title}\n\n${body}`);
+
+  if (r.turns) {
+    const t = r.turns;
+    const overhead = median(t.overheadPerTurnMs);
+    section(
+      `Turns: the plan scenario (3 model calls, 2 tool runs), ${t.runs} runs one at a time, and Temporal alone on the same server (${r.address})`,
+      table(
+        ['measure', 'median', 'p95'],
+        [
+          ['plan run, wall time', ms(median(t.wallMs)), ms(p95(t.wallMs))],
+          ['  harness overhead per turn (wall − model − tools) / turns', ms(overhead), ms(p95(t.overheadPerTurnMs))],
+          ['  time inside the model server per run', ms(median(t.modelMs)), ms(p95(t.modelMs))],
+          ['  tool time per run', ms(median(t.toolMs)), ms(p95(t.toolMs))],
+          ['Temporal alone: workflow with 5 no-op activities', ms(median(t.floor5Ms)), ms(p95(t.floor5Ms))],
+          ['Temporal alone: workflow with no activity', ms(median(t.floor0Ms)), ms(p95(t.floor0Ms))],
+          ['one Temporal activity hop = (5 activities − none) / 5', ms(t.hopMs), ''],
+        ],
+      ) +
+        '\n\n' +
+        table(
+          ['ratio', 'value'],
+          [
+            ['harness overhead per turn / one activity hop', times(overhead / t.hopMs)],
+            ['plan run / Temporal workflow with the same 5 activities', times(median(t.wallMs) / median(t.floor5Ms))],
+          ],
+        ),
+    );
+    const rounds = t.throughput.rounds;
+    section(
+      `Throughput: ${t.throughput.concurrent} plan runs at once, ${rounds.length} rounds`,
+      table(
+        ['round', 'wall', 'runs/s', 'p95 run'],
+        rounds.map((x, i) => [i + 1, ms(x.ms), x.runsPerSecond.toFixed(1), ms(x.p95RunMs)]),
+      ) +
+        `\n\nruns/s: median ${median(rounds.map((x) => x.runsPerSecond)).toFixed(1)} (range ${range(rounds.map((x) => x.runsPerSecond), (x) => x.toFixed(1))})` +
+        `\nCPU per plan run: ${ms(t.throughput.cpuPerRunMs.bench)} in this process (client, worker, scripted model, store)` +
+        (t.throughput.cpuPerRunMs.server === null ? '' : `, ${ms(t.throughput.cpuPerRunMs.server)} in the Temporal server`),
+    );
+  }
+
+  if (r.cancel) {
+    const c = r.cancel;
+    const row = (what: string, xs: number[]) => [what, ms(median(xs)), ms(p95(xs)), ms(quantile(xs, 1)), xs.length];
+    const hb = c.heartbeats;
+    section(
+      'Cancel: from cancelRun() to the activity stopping',
+      table(
+        ['measure', 'median', 'p95', 'max', 'n'],
+        [
+          row('cancel → tool AbortSignal aborted', c.toolMs),
+          row('  of which cancelRun() itself (describe, reason signal, cancel)', c.clientMs),
+          row('cancel → model HTTP request closed', c.modelMs),
+        ],
+      ) +
+        '\n\n' +
+        table(
+          ['what a cancel path costs', 'value'],
+          [
+            ['heartbeat RPCs per running tool per second', hb.perToolSecond.toFixed(1)],
+            ['heartbeat RPCs per second of a model call waiting for its reply', hb.perModelSecond.toFixed(1)],
+            [
+              `Temporal server CPU per tool-second (${hb.concurrentTools} scan runs at once, idle subtracted)`,
+              hb.serverCpuMsPerToolSecond === null ? 'n/a (external server)' : ms(hb.serverCpuMsPerToolSecond),
+            ],
+          ],
+        ),
+    );
+  }
+
+  if (r.parked) {
+    const p = r.parked;
+    const options =
+      (Object.keys(p.workerOptions).length ? ` with ${JSON.stringify(p.workerOptions)}` : '') + (p.nodeArgs.length ? ` under node ${p.nodeArgs.join(' ')}` : '');
+    section(
+      `Parked runs: ${p.runs} runs waiting for an approval, in a worker process of their own${options} (parked in ${p.parkSeconds.toFixed(1)} s)`,
+      table(
+        ['worker RSS', 'value'],
+        [
+          ['idle (after one run)', `${p.rss.idleMiB.toFixed(0)} MiB`],
+          [`${p.runs} runs parked`, `${p.rss.parkedMiB.toFixed(0)} MiB`],
+          [`${p.rss.settleSeconds} s later`, `${p.rss.settledMiB.toFixed(0)} MiB`],
+          ['peak meanwhile', `${p.rss.peakMiB.toFixed(0)} MiB`],
+          ['per parked run', `${(((p.rss.settledMiB - p.rss.idleMiB) * 1024) / p.runs).toFixed(0)} KiB`],
+        ],
+      ) +
+        '\n\n' +
+        table(
+          ['resume after a decision', 'median', 'p95', 'max', 'n'],
+          [
+            ['approve → decision taken by the run (Update answered)', ms(median(p.approveMs)), ms(p95(p.approveMs)), ms(quantile(p.approveMs, 1)), p.approveMs.length],
+            ['approve → run completed (tool + one more turn)', ms(median(p.resumeToEndMs)), ms(p95(p.resumeToEndMs)), ms(quantile(p.resumeToEndMs, 1)), p.resumeToEndMs.length],
+          ],
+        ),
+    );
+  }
+
+  if (r.history) {
+    section(
+      'History per turn: runs reading a 4 KiB file per turn (all executions of the run; continue-as-new when Temporal suggests it)',
+      table(
+        ['turns', 'executions', 'events', 'history', 'per turn', 'largest event', 'whole-transcript design', 'run time'],
+        r.history.map((h) => [
+          h.turns,
+          h.executions,
+          h.events.toLocaleString('en-US'),
+          mib(h.bytes),
+          kib(h.bytesPerTurn),
+          kib(h.largestEventBytes),
+          mib(h.wholeTranscriptBytes),
+          `${(h.runMs / 1000).toFixed(1)} s`,
+        ]),
+      ),
+    );
+  }
+
+  if (r.store) {
+    const rows = r.store.map((s) => ('skipped' in s ? [s.kind, 'skipped', '', '', s.skipped] : [s.kind, ms(s.medianMs), ms(s.p95Ms), ms(s.meanMs), `${s.turns} turns, ${s.linkBytes} B link`]));
+    section(
+      'Store per turn: one transcript link written and read back, 3 trace lines, 1 run event (PostgreSQL: the tests\' throwaway server, fsync off)',
+      table(['store', 'median', 'p95', 'mean', 'note'], rows),
+    );
+  }
+  return out.join('\n');
+}
+
+/** The machine-readable form: summaries first, then every sample. */
+export function jsonReport(r: BenchResults): unknown {
+  const summary = (xs: number[]) => ({ median: median(xs), p95: p95(xs), max: quantile(xs, 1), n: xs.length });
+  return {
+    address: r.address,
+    ...(r.turns && {
+      turns: {
+        planRunMs: summary(r.turns.wallMs),
+        overheadPerTurnMs: summary(r.turns.overheadPerTurnMs),
+        floor5Ms: summary(r.turns.floor5Ms),
+        floor0Ms: summary(r.turns.floor0Ms),
+        hopMs: r.turns.hopMs,
+        overheadPerTurnOverHop: median(r.turns.overheadPerTurnMs) / r.turns.hopMs,
+        planOverFloor5: median(r.turns.wallMs) / median(r.turns.floor5Ms),
+        throughput: { ...r.turns.throughput, medianRunsPerSecond: median(r.turns.throughput.rounds.map((x) => x.runsPerSecond)) },
+        samples: r.turns,
+      },
+    }),
+    ...(r.cancel && { cancel: { toolMs: summary(r.cancel.toolMs), clientMs: summary(r.cancel.clientMs), modelMs: summary(r.cancel.modelMs), heartbeats: r.cancel.heartbeats, samples: r.cancel } }),
+    ...(r.parked && { parked: { ...r.parked, approveMs: summary(r.parked.approveMs), resumeToEndMs: summary(r.parked.resumeToEndMs), samples: r.parked } }),
+    ...(r.history && { history: r.history }),
+    ...(r.store && { store: r.store }),
+  };
+}
