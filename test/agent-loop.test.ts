@@ -4,13 +4,15 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { contractsByName } from '../src/tools/contracts.ts';
-import { costOf, DEFAULT_PRICE } from '../workflows/pricing.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+import { activities, durationMs, eventMs } from './helpers/histories.ts';
+import { sentUsage, type ModelExchange } from './helpers/model-proxy.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness('loop');
+  // The proxy shows the usage the model server really sent, and answers with errors where a test asks.
+  h = await startHarness('loop', { modelProxy: true });
 });
 after(async () => {
   await h.replayAll();
@@ -23,7 +25,8 @@ const NO_REPETITION_STOPS = { maxRepeatedCalls: 0, maxStaleTurns: 0 };
 
 describe('plan', () => {
   test('completes in 3 turns with 2 tool runs, rising prompt tokens and exact cost', async () => {
-    const result = await h.run({ goal: GOAL, model: 'scripted:plan', limits: { maxTurns: 20 } });
+    const goal = `${GOAL} (cost)`;
+    const result = await h.run({ goal, model: 'scripted:plan', limits: { maxTurns: 20 } });
     assert.equal(result.status, 'completed');
     assert.equal(result.reason, 'final_answer');
     assert.equal(result.turns, 3);
@@ -34,12 +37,15 @@ describe('plan', () => {
     assert.equal(state.perTurnPromptTokens.length, 3);
     for (let i = 1; i < 3; i++) assert.ok(state.perTurnPromptTokens[i]! > state.perTurnPromptTokens[i - 1]!, `turn ${i + 1} prompt grows`);
 
-    // The usage the model server reported, request by request, priced with the seed's table.
-    const requests = h.scripted.requests.filter((r) => r.scenario === 'plan' && r.messages[1]?.content === GOAL);
-    assert.equal(requests.length, 3);
-    assert.deepEqual(state.perTurnPromptTokens.reduce((a, b) => a + b, 0), result.usage.promptTokens);
-    assert.equal(result.costUsd, costOf(result.usage, DEFAULT_PRICE));
-    assert.equal(result.costUsd, (result.usage.promptTokens * 2 + result.usage.completionTokens * 12) / 1e6);
+    // The usage the model server sent, response by response (read off the wire, not from the harness),
+    // priced with the seed's table: $2.00 / $12.00 per million tokens.
+    const sent = exchangesFor(goal).map((e) => sentUsage(e)!);
+    assert.equal(sent.length, 3);
+    assert.deepEqual(state.perTurnPromptTokens, sent.map((u) => u.prompt_tokens));
+    const promptTokens = sent.reduce((sum, u) => sum + u.prompt_tokens, 0);
+    const completionTokens = sent.reduce((sum, u) => sum + u.completion_tokens, 0);
+    assert.deepEqual(result.usage, { promptTokens, completionTokens });
+    assert.equal(result.costUsd, (promptTokens * 2 + completionTokens * 12) / 1e6);
   });
 
   test('its trace has the seed event sequence, each line once', async () => {
@@ -98,7 +104,7 @@ test('a budget cap stops the run with the cost at or below the cap plus one repl
   const turns = (await h.trace(result.runId)).filter((l) => l.type === 'turn');
   const last = turns.at(-1)!;
   assert.ok(last.type === 'turn');
-  const lastReplyCost = costOf({ promptTokens: last.prompt_tokens, completionTokens: last.completion_tokens }, DEFAULT_PRICE);
+  const lastReplyCost = (last.prompt_tokens * 2 + last.completion_tokens * 12) / 1e6;
   assert.ok(result.costUsd >= cap, `stopped only once the cap was reached (${result.costUsd})`);
   assert.ok(result.costUsd <= cap + lastReplyCost, `cost ${result.costUsd} within the cap plus one reply`);
   assert.ok(result.turns > 1 && result.turns < 100);
@@ -124,6 +130,46 @@ test('a model answering 400 ends the run failed with the provider message', asyn
   assert.equal(result.reason, 'model_error');
   assert.match(result.error!, /400 .*answered HTTP 400 on turn 0/);
   assert.equal(h.scripted.requests.filter((r) => r.scenario.endsWith('http-400.ts')).length, 1, 'not retried');
+});
+
+test('408, 409 and 429 are retried by Temporal; a retry-after is honoured', async () => {
+  // Each run's first model request is answered by the proxy with an error; later ones reach the model.
+  const first = new Map<string, { status: number; headers?: Record<string, string> }>([
+    [`${GOAL} (408)`, { status: 408 }],
+    [`${GOAL} (409)`, { status: 409 }],
+    [`${GOAL} (429)`, { status: 429 }],
+    [`${GOAL} (429, retry-after: 3)`, { status: 429, headers: { 'retry-after': '3' } }],
+  ]);
+  h.model.intercept = (exchange) => {
+    const goal = goalOf(exchange);
+    const answer = first.get(goal);
+    if (!answer || exchangesFor(goal).length > 1) return undefined;
+    return { status: answer.status, ...(answer.headers ? { headers: answer.headers } : {}) };
+  };
+  try {
+    const results = await Promise.all([...first.keys()].map((goal) => h.run({ goal, model: 'scripted:plan' })));
+    for (const [i, [goal, answer]] of [...first].entries()) {
+      const result = results[i]!;
+      assert.equal(result.status, 'completed', goal);
+      assert.equal(result.turns, 3);
+      assert.deepEqual(exchangesFor(goal).map((e) => e.status), [answer.status, 200, 200, 200], `${goal}: answered ${answer.status}, then retried`);
+      const history = await h.temporal.workflow.getHandle(result.runId).fetchHistory();
+      const call = activities(history, 'callModel')[0]!;
+      assert.equal(call.attempt, 2, `${goal}: the model call's second attempt completed`);
+      assert.equal(call.closedAs, 'Completed');
+      assert.match(call.lastFailure?.message ?? '', new RegExp(`^${answer.status} `), 'the retried failure is the HTTP error');
+      const retryDelay = durationMs(call.lastFailure?.applicationFailureInfo?.nextRetryDelay);
+      const waited = eventMs(call.started!) - eventMs(call.scheduled);
+      if (answer.headers) {
+        assert.equal(retryDelay, 3000, 'retry-after became the next retry delay');
+        assert.ok(waited >= 3000, `the retry waited for retry-after (${waited} ms by the server's clock), not the 1 s backoff`);
+      } else {
+        assert.equal(retryDelay, 0, 'no retry-after: the retry policy decides');
+      }
+    }
+  } finally {
+    h.model.intercept = null;
+  }
 });
 
 test('a model answering 500 twice then 200 completes', async () => {
@@ -162,3 +208,12 @@ test('paths escaping the workspace are refused', async () => {
   assert.match(tools[2]!, /^Error: .*outside the workspace/);
   for (const text of tools) assert.doesNotMatch(text, /TOP-SECRET/);
 });
+
+/** What the proxy saw for one run's main conversation (named by its goal). */
+function exchangesFor(goal: string): ModelExchange[] {
+  return h.model.exchanges.filter((e) => goalOf(e) === goal);
+}
+
+function goalOf(exchange: ModelExchange): string {
+  return exchange.body.messages.find((m) => m.role === 'user')?.content ?? '';
+}

@@ -1,5 +1,6 @@
 /** Human approval as validated Workflow Updates (and signals), against the real server. */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -85,6 +86,47 @@ test('no worker needs to run while a run waits: stop it, approve, start one, the
   assert.equal(result.status, 'completed');
   assert.ok(!existsSync(accessLog()));
 });
+
+test("a closed run's state is readable with no worker running", async () => {
+  const result = await h.run({ goal: `${GOAL} (closed)`, model: 'scripted:plan' });
+  assert.equal(result.status, 'completed');
+  await h.stopWorker();
+  try {
+    const state = await h.agents.getState(result.runId);
+    assert.deepEqual(
+      { status: state.status, reason: state.reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd, output: state.output },
+      { status: 'completed', reason: 'final_answer', turns: 3, toolRuns: 2, costUsd: result.costUsd, output: result.output },
+    );
+    assert.deepEqual(await h.agents.result(result.runId), result);
+  } finally {
+    await h.startWorker();
+  }
+});
+
+test('argsHash is the SHA-256 of the canonical JSON of the exact arguments', async () => {
+  const { runId } = await h.agents.startRun({ goal: `${GOAL} (hash)`, model: scenario('hash-args.ts'), workspace: h.workspace, policy: { mediumQuota: 0 } });
+  const { pending } = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the write to ask');
+  assert.ok(pending?.kind === 'approval');
+  // The model sent {"path", "content"}; canonical JSON sorts keys at every level, has no spaces, and is
+  // hashed as UTF-8. Written out here by hand, not by the harness's code:
+  const canonical = '{"content":"café ✓\\n\\"quoted\\"","path":"résumé.txt"}';
+  assert.deepEqual(JSON.parse(canonical), pending.args, 'the canonical text is of the same arguments');
+  assert.equal(pending.argsHash, createHash('sha256').update(canonical, 'utf8').digest('hex'));
+  assert.notEqual(pending.argsHash, createHash('sha256').update(JSON.stringify({ path: 'résumé.txt', content: 'café ✓\n"quoted"' })).digest('hex'), 'the model\'s key order would hash differently');
+  assert.equal(canonicalText(pending.args), canonical);
+  await h.agents.reject(runId, { callKey: pending.callKey });
+  assert.equal((await h.agents.result(runId)).status, 'completed');
+});
+
+/** Canonical JSON, as the README defines it: keys sorted at every level, no whitespace. */
+function canonicalText(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalText).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalText((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 test('a signal approval sent while no worker runs is not lost', async () => {
   const { runId, pending } = await freshDeleteApproval();

@@ -4,12 +4,17 @@ import { after, before, describe, test } from 'node:test';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 import { observedTools, type ScanObservation } from '../src/instrumented-scan.ts';
+import { CANCEL_GRACE_MS } from '../activities/run-tool.ts';
+import { contractsByName } from '../src/tools/contracts.ts';
+import { activities, eventId, eventMs, eventTypes, payloadJson } from './helpers/histories.ts';
+import { offeredTools } from './helpers/model-proxy.ts';
+import type { RunInput } from '../workflows/types.ts';
 
 const GOAL = 'Scan the workspace.';
 const scans = new Map<string, ScanObservation>();
 let h: Harness;
 before(async () => {
-  h = await startHarness('cancel', { tools: observedTools(scans) });
+  h = await startHarness('cancel', { tools: observedTools(scans), modelProxy: true });
 });
 after(async () => {
   await h.replayAll();
@@ -35,10 +40,11 @@ describe('slow-scan', () => {
     assert.ok(progressLines.length >= 2);
   });
 
-  test('cancelled at about 1.2 s: interrupted with the reason, the tool saw its signal abort, nothing ran after', async () => {
+  test('cancelled mid-scan: interrupted with the reason, the tool saw its signal abort, nothing ran after', async () => {
     const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('scan-then-list.ts'), workspace: h.workspace });
     const scan = await eventually(() => scans.get(`${runId}:t1.1`), 'the scan to start');
-    await new Promise((r) => setTimeout(r, Math.max(0, 1200 - (performance.now() - scan.startedAt))));
+    // Mid-scan by the tool's own account: it has reported progress, and not its end.
+    await eventually(() => /^scanned \d+ of 1200 files$/.test(scan.lastLabel ?? ''), 'the scan to report progress');
     const cancelledAt = performance.now();
     await h.agents.cancelRun(runId, 'user pressed Stop');
     const result = await h.agents.result(runId);
@@ -72,10 +78,16 @@ describe('slow-scan', () => {
 test('parallel: two tool calls in one reply run at the same time; results keep the model order', async () => {
   const result = await h.run({ goal: GOAL, model: 'scripted:parallel' });
   assert.equal(result.status, 'completed');
-  const first = scans.get(`${result.runId}:t1.1`)!;
-  const second = scans.get(`${result.runId}:t1.2`)!;
-  assert.ok(first.startedAt < second.endedAt! && second.startedAt < first.endedAt!, 'the intervals overlap');
-  assert.ok(second.endedAt! < first.endedAt!, 'the shorter scan finished first');
+  // The history: both scans were scheduled by one workflow task, each started before the other ended, and
+  // the shorter one (60 files) ended first.
+  const history = await h.temporal.workflow.getHandle(result.runId).fetchHistory();
+  const [first, second] = activities(history, 'runTool');
+  assert.ok(first && second);
+  assert.deepEqual([first.input, second.input].map((i) => (i as { callKey: string }).callKey), ['t1.1', 't1.2']);
+  const taskOf = (a: typeof first) => Number(a.scheduled.activityTaskScheduledEventAttributes!.workflowTaskCompletedEventId);
+  assert.equal(taskOf(first), taskOf(second), 'scheduled together');
+  assert.ok(eventMs(first.started!) < eventMs(second.closed!) && eventMs(second.started!) < eventMs(first.closed!), 'each started before the other ended');
+  assert.ok(eventId(second.closed!) < eventId(first.closed!), 'the shorter scan finished first');
   const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool');
   assert.deepEqual(
     tools.map((m) => (m.role === 'tool' ? [m.tool_call_id, m.content] : [])),
@@ -84,6 +96,23 @@ test('parallel: two tool calls in one reply run at the same time; results keep t
       ['p2', 'Scanned 60 files: no problems found.'],
     ],
   );
+});
+
+test('a call that stops the run lets its sibling finish first: nothing is left running behind the run', async () => {
+  // One reply: a scan (1 s), then a call the tool-call cap refuses, which stops the run.
+  const result = await h.run({ goal: `${GOAL} (parallel stop)`, model: scenario('parallel-stop.ts'), limits: { maxToolCalls: 1 } });
+  assert.equal(result.status, 'budget_exceeded');
+  assert.deepEqual(result.interruption, { type: 'max_tool_calls' });
+  assert.equal(result.toolRuns, 1);
+  const scan = scans.get(`${result.runId}:t1.1`);
+  assert.ok(scan?.endedAt !== undefined && scan.abortedAt === undefined, 'the scan ran to its end, undisturbed, before the run ended');
+  const history = await h.temporal.workflow.getHandle(result.runId).fetchHistory();
+  const [tool] = activities(history, 'runTool');
+  assert.equal(tool?.closedAs, 'Completed', 'the scan activity completed');
+  assert.equal(eventTypes(history).at(-1), 'WorkflowExecutionCompleted');
+  assert.ok(eventId(tool.closed!) < (history.events?.length ?? 0), 'before the run completed');
+  const types = (await h.trace(result.runId)).map((l) => l.type).filter((t) => t !== 'tool_progress');
+  assert.deepEqual(types.slice(-3), ['tool_start', 'tool_result', 'run_stopped'], 'its result is traced before the stop');
 });
 
 describe('research', () => {
@@ -109,6 +138,22 @@ describe('research', () => {
     );
   });
 
+  test('a research child is offered read-only tools only', async () => {
+    const result = await h.run({ goal: 'Which log mentions a timeout? (tools offered)', model: 'scripted:research' });
+    assert.equal(result.status, 'completed');
+    const childRequests = h.model.exchanges.filter((e) => /research assistant/.test(e.body.messages[0]?.content ?? '') && e.body.messages.some((m) => m.role === 'user' && m.content === 'Which log file mentions a timeout?'));
+    const parentRequest = h.model.exchanges.find((e) => e.body.messages.some((m) => m.role === 'user' && m.content === 'Which log mentions a timeout? (tools offered)'))!;
+    assert.ok(childRequests.length > 0, "the child's model requests");
+    const readOnlyActivityTools = [...contractsByName.values()].filter((c) => c.readOnly && c.execution === 'activity').map((c) => c.name);
+    for (const request of childRequests) {
+      const tools = offeredTools(request);
+      assert.deepEqual(tools.toSorted(), readOnlyActivityTools.toSorted(), 'exactly the read-only tools that run as activities');
+      for (const name of tools) assert.equal(contractsByName.get(name)?.readOnly, true, `${name} is read-only`);
+    }
+    // The parent, by contrast, was offered tools with side effects and research itself.
+    assert.ok(['delete_file', 'write_file', 'send_message', 'research'].every((t) => offeredTools(parentRequest).includes(t)));
+  });
+
   test('cancelling the parent while the child works cancels the child', async () => {
     const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('research-slow-child.ts'), workspace: h.workspace });
     const childId = `${runId}:research:t1.1`;
@@ -132,15 +177,33 @@ describe('research', () => {
   });
 
   test("the child's budget is the smaller of its own and what the parent has left", async () => {
-    const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('research-runaway-child.ts'), limits: { maxBudgetUsd: 0.004 } });
-    const result = await h.agents.result(runId);
-    const child = (await h.agents.getState(runId)).children[0]!;
-    assert.equal(child.status, 'budget_exceeded');
-    assert.equal(result.status, 'budget_exceeded', 'the child spent the parent budget');
-    const childState = await h.agents.getState(child.runId);
-    assert.ok(childState.costUsd < 0.004);
+    // Its own is smaller: the parent has $1 (the default) and gives research $0.001.
+    const own = await h.run({ goal: `${GOAL} (own budget)`, model: scenario('research-runaway-child.ts'), research: { maxBudgetUsd: 0.001 } });
+    assert.equal(own.status, 'completed', 'the parent had budget left and answered');
+    const ownChild = (await h.agents.getState(own.runId)).children[0]!;
+    assert.equal(ownChild.status, 'budget_exceeded');
+    assert.equal((await childInput(ownChild.runId)).limits?.maxBudgetUsd, 0.001);
+
+    // What the parent has left is smaller: $0.004 minus its first turn, under research's default $0.05.
+    const capped = await h.run({ goal: `${GOAL} (parent budget)`, model: scenario('research-runaway-child.ts'), limits: { maxBudgetUsd: 0.004 } });
+    const cappedChild = (await h.agents.getState(capped.runId)).children[0]!;
+    assert.equal(cappedChild.status, 'budget_exceeded');
+    assert.equal(capped.status, 'budget_exceeded', 'the child spent the parent budget');
+    const firstTurn = (await h.trace(capped.runId)).find((l) => l.type === 'turn');
+    assert.ok(firstTurn?.type === 'turn');
+    const left = 0.004 - firstTurn.costUsd;
+    assert.ok(left > 0 && left < 0.05);
+    assert.equal((await childInput(cappedChild.runId)).limits?.maxBudgetUsd, left);
+    const childState = await h.agents.getState(cappedChild.runId);
+    assert.ok(childState.costUsd >= left, 'the child stopped on that budget');
   });
 });
+
+/** The input a child run was started with, from its history. */
+async function childInput(childId: string): Promise<RunInput> {
+  const history = await h.temporal.workflow.getHandle(childId).fetchHistory();
+  return payloadJson(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]) as RunInput;
+}
 
 test('a tool that ignores its signal is abandoned after a grace period and the run still ends', async () => {
   const stubborn = new Map<string, ScanObservation>();
@@ -152,6 +215,14 @@ test('a tool that ignores its signal is abandoned after a grace period and the r
     const result = await s.agents.result(runId);
     assert.equal(result.status, 'interrupted');
     assert.equal(stubborn.get(`${runId}:t1.1`)!.endedAt, undefined, 'the tool was still running when the run ended');
+    // The history, by the server's clock: the scan was asked to stop, and reported cancelled only once the
+    // grace period had passed (a tool that listens stops within a heartbeat).
+    const history = await s.temporal.workflow.getHandle(runId).fetchHistory();
+    const [scan] = activities(history, 'runTool');
+    assert.ok(scan?.cancelRequested && scan.closedAs === 'Canceled');
+    const abandonedAfter = eventMs(scan.closed!) - eventMs(scan.cancelRequested);
+    assert.ok(abandonedAfter >= CANCEL_GRACE_MS, `abandoned ${abandonedAfter} ms after the cancel request, not before ${CANCEL_GRACE_MS} ms`);
+    await s.replayAll();
   } finally {
     await s.close();
   }

@@ -1,16 +1,20 @@
 /**
  * Process death: a real worker process is SIGKILLed at each kind of point and a new one finishes the
- * run with the same outcome as an uninterrupted run; no completed tool runs again.
+ * run with the same outcome as an uninterrupted run; no completed tool runs again. Each kill point is
+ * proved by what Temporal shows at the moment of the kill, and each recovery by the history afterwards.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { implementTool } from '../src/tools/define-tool.ts';
+import { builtinTools } from '../src/tools/registry.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
-import { spawnWorker, type WorkerProcess } from './helpers/worker-process.ts';
+import { activities, eventId, eventTypes, waitForHistory, workflowTaskWorkers } from './helpers/histories.ts';
+import { untilExists } from './helpers/latch.ts';
+import { spawnWorker, startActivityWorker, type WorkerProcess } from './helpers/worker-process.ts';
 
-const address = process.env.TEMPORAL_ADDRESS;
 let h: Harness;
 before(async () => {
   h = await startHarness('durable');
@@ -22,34 +26,56 @@ after(async () => {
 });
 
 const GOAL = 'Write the report, scan, and free space.';
+/** Each test's run has a goal of its own, so the model server's log tells its requests apart. */
+const goalFor = (what: string) => `${GOAL} (${what})`;
 type KillPoint = (runId: string) => Promise<void>;
 
 /** Runs the durable scenario, killing the worker at `killAt` (if given) and starting a fresh one. */
-async function runDurable(killAt?: KillPoint) {
+async function runDurable(what: string, killAt?: KillPoint) {
   writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
-  let worker: WorkerProcess = await spawnWorker(h, address!);
-  const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('durable.ts'), workspace: h.workspace });
+  let worker: WorkerProcess = await spawnWorker(h);
+  const { runId } = await h.agents.startRun({ goal: goalFor(what), model: scenario('durable.ts'), workspace: h.workspace });
+  const killed = worker;
   try {
     if (killAt) {
       await killAt(runId);
       await worker.kill();
-      worker = await spawnWorker(h, address!);
+      worker = await spawnWorker(h);
     }
     await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
     await h.agents.approve(runId);
-    return { runId, result: await h.agents.result(runId) };
+    return { runId, result: await h.agents.result(runId), killed, replacement: worker };
   } finally {
     await worker.kill();
   }
 }
 
-function toolRuns(runId: string) {
-  return readFileSync(path.join(h.dataDir, 'tool-runs.jsonl'), 'utf8')
+interface ToolRunLine {
+  runId: string;
+  callKey: string;
+  toolCallId: string;
+  tool: string;
+  attempt: number;
+  pid: number;
+}
+
+function toolRuns(runId: string): ToolRunLine[] {
+  const file = path.join(h.dataDir, 'tool-runs.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { runId: string; callKey: string; toolCallId: string; tool: string; attempt: number })
+    .map((l) => JSON.parse(l) as ToolRunLine)
     .filter((r) => r.runId === runId);
 }
+
+/** What Temporal says is in flight for the run: its pending activities, by type and state. */
+async function inFlight(runId: string): Promise<{ type: string; state: string; attempt: number }[]> {
+  const { raw } = await h.temporal.workflow.getHandle(runId).describe();
+  return (raw.pendingActivities ?? []).map((a) => ({ type: a.activityType?.name ?? '', state: String(a.state), attempt: a.attempt ?? 0 }));
+}
+/** PENDING_ACTIVITY_STATE_STARTED: a worker has the activity and is running it. */
+const STARTED = '2';
 
 async function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof runDurable>>['result'], reference: string, reran: string[] = []) {
   assert.equal(result.status, 'completed');
@@ -75,37 +101,65 @@ async function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof
 let reference: string;
 
 test('uninterrupted, the reference outcome', async () => {
-  const { runId, result } = await runDurable();
+  const { runId, result } = await runDurable('reference');
   await checkSameOutcome(runId, result, result.output!);
   reference = result.output!;
   assert.match(reference, /^done \| Wrote report\.txt .* \| Scanned 400 files: no problems found\. \| Deleted access\.log\.$/);
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  assert.ok(activities(history).every((a) => a.attempt === 1), 'no activity needed a second attempt');
 });
 
 test('killed during a model call: the call is retried on the new worker', async () => {
-  const { runId, result } = await runDurable(async () => {
-    // Only the call in flight has no duration yet: earlier runs' turn-1 calls took 1.5 s.
-    await eventually(() => h.scripted.requests.some((r) => r.turn === 1 && r.scenario.endsWith('durable.ts') && r.ms === 0 && !r.aborted), 'the slow model call in flight');
+  const goal = goalFor('model call');
+  const turn1 = () => h.scripted.requests.filter((r) => r.turn === 1 && r.messages[1]?.content === goal);
+  const { runId, result } = await runDurable('model call', async (id) => {
+    // The second model call (a 1.5 s reply) is in flight: the model server has it, Temporal shows it started.
+    await eventually(() => turn1().some((r) => r.ms === 0 && !r.aborted), 'the slow model call in flight');
+    assert.deepEqual(await inFlight(id), [{ type: 'callModel', state: STARTED, attempt: 1 }], 'at the kill, the model call runs and nothing else');
   });
   await checkSameOutcome(runId, result, reference);
+  // The model server saw the call cut off by the kill, then the same call again, answered.
+  assert.deepEqual(turn1().map((r) => [r.aborted, r.status]), [[true, 200], [false, 200]], 'the request was aborted, then retried');
+  // The history: that call needed a second attempt (after the dead worker's heartbeat timeout); no other did.
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  const calls = activities(history, 'callModel');
+  assert.deepEqual(calls.map((c) => c.attempt), [1, 2, 1, 1, 1]);
+  assert.match(calls[1]!.lastFailure?.message ?? '', /heartbeat/i, 'retried because the dead worker stopped heartbeating');
 });
 
 test('killed during a tool: the interrupted tool is retried with the same key, nothing else reruns', async () => {
-  const { runId, result } = await runDurable(async (id) => {
+  const { runId, result, killed, replacement } = await runDurable('tool', async (id) => {
     await eventually(() => toolRuns(id).some((r) => r.toolCallId === 'c3'), 'the scan to start');
-    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(await inFlight(id), [{ type: 'runTool', state: STARTED, attempt: 1 }], 'at the kill, the scan runs and nothing else');
   });
   await checkSameOutcome(runId, result, reference, ['c3']);
+  const scans = toolRuns(runId).filter((r) => r.toolCallId === 'c3');
+  assert.deepEqual(
+    scans.map((r) => [r.attempt, `${r.runId}:${r.callKey}`, r.pid]),
+    [
+      [1, `${runId}:t3.1`, killed.child.pid],
+      [2, `${runId}:t3.1`, replacement.child.pid],
+    ],
+    'attempt 1 in the killed process, attempt 2 in its replacement, both with the idempotency key <runId>:t3.1',
+  );
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  const tools = activities(history, 'runTool');
+  assert.equal(tools.length, 3, 'list_files ran as a local activity; the write, the scan and the deletion as activities');
+  const scan = tools.find((t) => (t.input as { callKey: string }).callKey === 't3.1')!;
+  assert.equal(scan.attempt, 2, 'the same scheduled activity (the same input, so the same key) ran a second time');
+  assert.ok(tools.filter((t) => t !== scan).every((t) => t.attempt === 1));
 });
 
 test('killed while waiting for approval: the approval sent with no worker is not lost', async () => {
   writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
-  let worker = await spawnWorker(h, address!);
-  const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('durable.ts'), workspace: h.workspace });
+  let worker = await spawnWorker(h);
+  const { runId } = await h.agents.startRun({ goal: goalFor('approval wait'), model: scenario('durable.ts'), workspace: h.workspace });
   const { pending } = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
   assert.ok(pending?.kind === 'approval');
+  assert.deepEqual(await inFlight(runId), [], 'at the kill, the run waits and nothing runs');
   await worker.kill();
   await h.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash }, { wait: false });
-  worker = await spawnWorker(h, address!);
+  worker = await spawnWorker(h);
   try {
     await checkSameOutcome(runId, await h.agents.result(runId), reference);
   } finally {
@@ -114,20 +168,67 @@ test('killed while waiting for approval: the approval sent with no worker is not
 });
 
 test('killed between turns: the next worker picks up where the history ends', async () => {
-  const { runId, result } = await runDurable(async (id) => {
-    await eventually(async () => (await h.trace(id)).some((l) => l.type === 'tool_result' && l.callKey === 't1.1'), 'the first tool result');
-  });
-  await checkSameOutcome(runId, result, reference);
+  // A worker that runs both workflow tasks and activities is never idle between turns: the task that records
+  // a turn's results schedules the next model call at once, on itself. So here the killed process runs the
+  // workflow (and its local activities) only, and this process runs the other activities; the write (turn
+  // 2's tool) waits on a latch, so the kill happens while the killed worker has nothing in flight.
+  const latch = path.join(h.dataDir, `release-between-turns-${Date.now()}`);
+  const activityWorker = await startActivityWorker(h, (ledger) =>
+    builtinTools(ledger).map((tool) =>
+      tool.name !== 'write_file'
+        ? tool
+        : implementTool(tool, async (args, ctx) => {
+            await untilExists(latch);
+            return tool.run(args, ctx);
+          }),
+    ),
+  );
+  writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
+  const killed = await spawnWorker(h, h.address, { workflowOnly: true });
+  let worker = killed;
+  const { runId } = await h.agents.startRun({ goal: goalFor('between turns'), model: scenario('durable.ts'), workspace: h.workspace });
+  const handle = h.temporal.workflow.getHandle(runId);
+  try {
+    await eventually(() => toolRuns(runId).some((r) => r.toolCallId === 'c2'), 'the write to start');
+    assert.deepEqual(await inFlight(runId), [{ type: 'runTool', state: STARTED, attempt: 1 }], 'only the write runs, on the activity worker');
+    const atKill = await handle.fetchHistory();
+    assert.equal(eventTypes(atKill).at(-1), 'ActivityTaskScheduled', "the workflow worker's last task is done: no workflow task in flight");
+    await worker.kill();
+
+    // The write finishes with no workflow worker alive: turn 2's result is in the history, turn 3 is not begun.
+    writeFileSync(latch, '');
+    const write = (history: typeof atKill) => activities(history, 'runTool').find((a) => (a.input as { callKey: string }).callKey === 't2.1');
+    const between = await waitForHistory(h.temporal, runId, (history) => write(history)?.closedAs === 'Completed', 'the write to complete');
+    const after = (between.events ?? []).slice(eventId(write(between)!.closed!));
+    assert.ok(after.every((e) => e.workflowTaskScheduledEventAttributes || e.workflowTaskTimedOutEventAttributes), `nothing but a waiting workflow task after it: ${eventTypes({ events: after }).join(', ')}`);
+    assert.equal(activities(between, 'callModel').length, 2, 'two model calls so far: the third is not scheduled');
+    assert.deepEqual(await inFlight(runId), [], 'between turns: nothing in flight');
+
+    worker = await spawnWorker(h, h.address, { workflowOnly: true });
+    await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+    await h.agents.approve(runId);
+    await checkSameOutcome(runId, await h.agents.result(runId), reference);
+    // Every workflow task up to the kill was the killed worker's; every one after it, its replacement's.
+    const tasks = workflowTaskWorkers(await handle.fetchHistory());
+    const cut = tasks.findIndex((t) => eventId(t.started) > eventId(write(between)!.closed!));
+    assert.ok(cut > 0);
+    assert.deepEqual(new Set(tasks.slice(0, cut).map((t) => t.identity)), new Set([killed.identity]));
+    assert.deepEqual(new Set(tasks.slice(cut).map((t) => t.identity)), new Set([worker.identity]));
+  } finally {
+    writeFileSync(latch, '');
+    await worker.kill();
+    await activityWorker.stop();
+  }
 });
 
 test('a cancel sent while no worker runs is not lost', async () => {
   writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
-  let worker = await spawnWorker(h, address!);
-  const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('durable.ts'), workspace: h.workspace });
+  let worker = await spawnWorker(h);
+  const { runId } = await h.agents.startRun({ goal: goalFor('cancel'), model: scenario('durable.ts'), workspace: h.workspace });
   await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
   await worker.kill();
   await h.agents.cancelRun(runId, 'stopped while the worker was down');
-  worker = await spawnWorker(h, address!);
+  worker = await spawnWorker(h);
   try {
     const result = await h.agents.result(runId);
     assert.equal(result.status, 'interrupted');
@@ -137,4 +238,3 @@ test('a cancel sent while no worker runs is not lost', async () => {
     await worker.kill();
   }
 });
-

@@ -16,6 +16,7 @@ before(async () => {
   h = await startHarness('eval');
 });
 after(async () => {
+  await h.replayAll();
   await h.close();
 });
 

@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startHarness, type Harness } from './helpers/harness.ts';
+import { activities, eventTypes, executionsOf, localActivities } from './helpers/histories.ts';
 
 let h: Harness;
 before(async () => {
@@ -70,4 +71,37 @@ test('a cancel reaches the run after it continued-as-new', async () => {
   assert.equal(result.status, 'interrupted');
   assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'cancelled after continue-as-new' });
   assert.equal(result.turns, 2);
+});
+
+test('quick read-only tools run as local activities: a marker in history, no activity task', async () => {
+  const plan = await h.run({ goal: `${GOAL} (local)`, model: 'scripted:plan' });
+  assert.equal(plan.status, 'completed');
+  const history = await h.temporal.workflow.getHandle(plan.runId).fetchHistory();
+  assert.deepEqual(activities(history).map((a) => a.type), ['callModel', 'callModel', 'callModel'], 'only the model calls were activity tasks');
+  const markers = localActivities(history, 'runTool');
+  assert.equal(markers.length, 2, 'list_files and read_file: one local-activity marker each');
+  assert.match((markers[0]!.result as { content: string }).content, /errors\.log/, 'with the tool result recorded');
+  // A slow read-only tool (scan_files: a 10-minute timeout) is an ordinary activity, with heartbeats.
+  const scan = await h.run({ goal: `${GOAL} (scan)`, model: 'scripted:slow-scan' });
+  const scanHistory = await h.temporal.workflow.getHandle(scan.runId).fetchHistory();
+  assert.deepEqual(activities(scanHistory, 'runTool').map((a) => (a.input as { toolName: string }).toolName), ['scan_files']);
+  assert.equal(localActivities(scanHistory, 'runTool').length, 0);
+});
+
+test('every execution of every run on the task queue is replayed: each continue-as-new step, each child', async () => {
+  const research = await h.run({ goal: `${GOAL} (research)`, model: 'scripted:research' });
+  const all = await h.histories();
+  // The run of the first test continued-as-new three times: four executions, all collected, in order.
+  const chains = new Map<string, number>();
+  for (const e of all) chains.set(e.workflowId, (chains.get(e.workflowId) ?? 0) + 1);
+  const longest = [...chains].sort((a, b) => b[1] - a[1])[0]!;
+  assert.equal(longest[1], 4);
+  const chain = executionsOf(all, longest[0]);
+  assert.deepEqual(chain.map((e) => eventTypes(e.history).at(-1)), ['WorkflowExecutionContinuedAsNew', 'WorkflowExecutionContinuedAsNew', 'WorkflowExecutionContinuedAsNew', 'WorkflowExecutionCompleted']);
+  // The research child is there, as a child of its run.
+  const child = all.find((e) => e.workflowId === `${research.runId}:research:t1.1`);
+  assert.equal(child?.parentWorkflowId, research.runId);
+  // Every run this file started (all through agents.startRun) is there.
+  assert.equal(new Set(all.filter((e) => !e.parentWorkflowId).map((e) => e.workflowId)).size, 7);
+  assert.equal(await h.replayAll(), all.length);
 });

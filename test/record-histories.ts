@@ -1,6 +1,8 @@
 /**
  * Records the histories of a set of runs as replay fixtures: `node test/record-histories.ts <label>`
- * writes test/fixtures/histories/<label>/*.binpb (History protobufs). Fixtures from earlier versions stay in the repo, and
+ * writes test/fixtures/histories/<label>/<name>[.e<n>|.child…]@<workflowId>.binpb (History protobufs):
+ * every execution of every run — each step of a run that continued-as-new, each research child — found
+ * through the task queue's executions. Fixtures from earlier versions stay in the repo, and
  * test/replay.test.ts replays every one against the current workflow code, so an incompatible change
  * fails CI. Record a new label whenever the workflow changes (see the README's upgrade procedure).
  */
@@ -10,6 +12,8 @@ import proto from '@temporalio/proto';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness } from './helpers/harness.ts';
+import { collectHistories, executionsOf, type ExecutionHistory } from './helpers/histories.ts';
+import { spawnWorker } from './helpers/worker-process.ts';
 
 const label = process.argv[2];
 if (!label) throw new Error('usage: node test/record-histories.ts <label>');
@@ -19,17 +23,25 @@ mkdirSync(dir, { recursive: true });
 const h = await startHarness('record');
 const goal = 'Which log file mentions a timeout?';
 const recorded: Record<string, string> = {};
+const NO_REPETITION_STOPS = { maxRepeatedCalls: 0, maxStaleTurns: 0 };
 try {
-  recorded.plan = (await h.run({ goal, model: 'scripted:plan' })).runId;
-  recorded.recover = (await h.run({ goal, model: 'scripted:recover' })).runId;
-  recorded['read-twice'] = (await h.run({ goal, model: 'scripted:read-twice' })).runId;
-  recorded.parallel = (await h.run({ goal, model: 'scripted:parallel' })).runId;
-  recorded.research = (await h.run({ goal, model: 'scripted:research' })).runId;
-  recorded['budget'] = (await h.run({ goal, model: 'scripted:runaway', limits: { maxBudgetUsd: 0.004 } })).runId;
-
-  recorded['no-progress'] = (await h.run({ goal, model: 'scripted:runaway' })).runId;
-  recorded['continue-as-new'] = (await h.run({ goal, model: 'scripted:runaway', limits: { maxTurns: 6, maxRepeatedCalls: 0, maxStaleTurns: 0 }, continueAsNewEveryTurns: 2 })).runId;
-  recorded['wall-time'] = (await h.run({ goal, model: scenario('slow.ts'), limits: { maxWallMs: 500 } })).runId;
+  const run = async (name: string, input: Parameters<typeof h.run>[0]) => (recorded[name] = (await h.run(input)).runId);
+  await run('plan', { goal, model: 'scripted:plan' });
+  await run('recover', { goal, model: 'scripted:recover' });
+  await run('read-twice', { goal, model: 'scripted:read-twice' });
+  await run('parallel', { goal, model: 'scripted:parallel' });
+  await run('budget', { goal, model: 'scripted:runaway', limits: { maxBudgetUsd: 0.004 } });
+  await run('no-progress', { goal, model: 'scripted:runaway' });
+  await run('wall-time', { goal, model: scenario('slow.ts'), limits: { maxWallMs: 500 } });
+  await run('max-tool-calls', { goal, model: scenario('many-writes.ts'), limits: { maxToolCalls: 3 }, policy: { mediumQuota: 100 } });
+  // Continue-as-new: every execution of the run is recorded, not only the last.
+  await run('continue-as-new', { goal, model: 'scripted:runaway', limits: { maxTurns: 6, ...NO_REPETITION_STOPS }, continueAsNewEveryTurns: 2 });
+  // Research children: the child's own history is recorded next to its parent's.
+  await run('research', { goal, model: 'scripted:research' });
+  await run('research-runaway', { goal, model: scenario('research-runaway-child.ts'), research: { maxTurns: 3 } });
+  await run('research-budget', { goal, model: scenario('research-runaway-child.ts'), limits: { maxBudgetUsd: 0.004 } });
+  // A parallel stop: one call of a reply stops the run while its sibling (a scan) runs; the sibling finishes first.
+  await run('parallel-stop', { goal, model: scenario('parallel-stop.ts'), limits: { maxToolCalls: 1 } });
 
   const asking = await h.agents.startRun({ goal, model: 'scripted:ask-user', workspace: h.workspace });
   await h.waitForState(asking.runId, (s) => s.status === 'waiting_input', 'question');
@@ -37,30 +49,65 @@ try {
   await h.agents.result(asking.runId);
   recorded['ask-user'] = asking.runId;
 
-  const approval = await h.agents.startRun({ goal, model: 'scripted:delete-approval', workspace: h.workspace });
-  await h.waitForState(approval.runId, (s) => s.status === 'waiting_approval', 'approval');
-  await h.agents.approve(approval.runId);
-  await h.agents.result(approval.runId);
-  recorded['delete-approved'] = approval.runId;
-
-  const rejected = await h.agents.startRun({ goal, model: 'scripted:delete-approval', workspace: h.workspace });
-  await h.waitForState(rejected.runId, (s) => s.status === 'waiting_approval', 'approval');
-  await h.agents.reject(rejected.runId, { reason: 'keep it' });
-  await h.agents.result(rejected.runId);
-  recorded['delete-rejected'] = rejected.runId;
+  for (const [name, decide, continueAsNewEveryTurns] of [
+    ['delete-approved', 'approve', undefined],
+    ['delete-rejected', 'reject', undefined],
+    ['delete-approved-can', 'approve', 1],
+  ] as const) {
+    const { runId } = await h.agents.startRun({ goal, model: 'scripted:delete-approval', workspace: h.workspace, ...(continueAsNewEveryTurns ? { continueAsNewEveryTurns } : {}) });
+    await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'approval');
+    if (decide === 'approve') await h.agents.approve(runId);
+    else await h.agents.reject(runId, { reason: 'keep it' });
+    await h.agents.result(runId);
+    recorded[name] = runId;
+  }
 
   const cancelled = await h.agents.startRun({ goal, model: scenario('slow.ts'), workspace: h.workspace });
-  await eventually(() => h.scripted.requests.some((r) => r.scenario.endsWith('slow.ts') && r.messages[1]?.content === goal), 'slow model call');
+  await eventually(() => h.scripted.requests.some((r) => r.scenario.endsWith('slow.ts') && r.messages[1]?.content === goal && !r.aborted && r.ms === 0), 'slow model call');
   await h.agents.cancelRun(cancelled.runId, 'user pressed Stop');
   await h.agents.result(cancelled.runId);
   recorded.cancelled = cancelled.runId;
 
-  for (const [name, runId] of Object.entries(recorded)) {
-    const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
-    // The file name keeps the workflow id: replay needs it (child ids derive from it).
-    writeFileSync(path.join(dir, `${name}@${runId}.binpb`), proto.temporal.api.history.v1.History.encode(history).finish());
+  const research = await h.agents.startRun({ goal, model: scenario('research-slow-child.ts'), workspace: h.workspace });
+  await h.waitForState(research.runId, (s) => s.children.length === 1, 'the research child');
+  await h.agents.cancelRun(research.runId, 'user pressed Stop');
+  await h.agents.result(research.runId);
+  recorded['cancel-research'] = research.runId;
+
+  // A crash retry: the worker process is killed while a tool runs; another worker retries the tool.
+  await h.stopWorker();
+  const doomed = await spawnWorker(h);
+  const crash = await h.agents.startRun({ goal, model: 'scripted:slow-scan', workspace: h.workspace });
+  await h.waitForState(crash.runId, (s) => /^scanned \d+ of/.test(s.progress ?? ''), 'the scan to be under way');
+  await doomed.kill();
+  await h.startWorker();
+  await h.agents.result(crash.runId);
+  recorded['crash-retry'] = crash.runId;
+
+  const all = await collectHistories(h.temporal, h.taskQueue, Object.values(recorded));
+  const names = new Map(Object.entries(recorded).map(([name, runId]) => [runId, name]));
+  let written = 0;
+  for (const workflowId of new Set(all.map((e) => e.workflowId))) {
+    const chain = executionsOf(all, workflowId);
+    const first = chain[0]!;
+    const name = nameOf(first, names);
+    chain.forEach((execution, i) => {
+      const file = `${name}${chain.length > 1 ? `.e${i + 1}` : ''}@${workflowId}.binpb`;
+      writeFileSync(path.join(dir, file), proto.temporal.api.history.v1.History.encode(execution.history).finish());
+      written++;
+    });
   }
-  console.log(`recorded ${Object.keys(recorded).length} histories in ${path.relative(PROJECT_ROOT, dir)}`);
+  if (written !== all.length) throw new Error(`wrote ${written} of ${all.length} histories`);
+  console.log(`recorded ${written} histories of ${Object.keys(recorded).length} runs in ${path.relative(PROJECT_ROOT, dir)}`);
 } finally {
   await h.close();
+}
+
+/** A run's name as recorded above; a child is named after its parent. */
+function nameOf(execution: ExecutionHistory, names: ReadonlyMap<string, string>): string {
+  const own = names.get(execution.workflowId);
+  if (own) return own;
+  const parent = execution.parentWorkflowId && names.get(execution.parentWorkflowId);
+  if (parent) return `${parent}.child`;
+  throw new Error(`an execution no recorded run explains: ${execution.workflowId}`);
 }

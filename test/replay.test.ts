@@ -1,28 +1,89 @@
-/** Every recorded history, from this and earlier versions, replays against the current workflow code. */
+/**
+ * Every recorded history, from this and earlier versions, replays against the current workflow code; and
+ * the fixtures are able to catch an incompatible change.
+ */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import proto from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { quietTemporalLogs } from '../src/runtime.ts';
-import { workflowBundle } from '../src/workflow-bundle.ts';
+import { WORKFLOWS_PATH, workflowBundle } from '../src/workflow-bundle.ts';
+import { activities, eventTypes, localActivities, payloadJson, type History } from './helpers/histories.ts';
 
 const root = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
-const fixtures = readdirSync(root, { recursive: true, encoding: 'utf8' })
+interface Fixture {
+  file: string;
+  set: string;
+  name: string;
+  workflowId: string;
+  history: History;
+}
+const fixtures: Fixture[] = readdirSync(root, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.binpb'))
-  .sort();
+  .sort()
+  .map((file) => {
+    const [name, workflowId] = path.basename(file, '.binpb').split('@') as [string, string];
+    return { file, set: path.dirname(file), name, workflowId, history: proto.temporal.api.history.v1.History.decode(readFileSync(path.join(root, file))) };
+  });
+const sinks = { trace: { emit: { fn: () => {}, callDuringReplay: false } } };
+
+before(() => quietTemporalLogs());
+
+/** Replays the fixtures against a workflow bundle; the failures by file. */
+async function replay(bundle: { codePath: string } | { code: string }, which: readonly Fixture[] = fixtures): Promise<Map<string, Error>> {
+  const failures = new Map<string, Error>();
+  let replayed = 0;
+  // One history at a time, results in the same order (executions of one run share a workflow id).
+  for await (const result of Worker.runReplayHistories({ workflowBundle: bundle, sinks }, which.map(({ workflowId, history }) => ({ workflowId, history })))) {
+    const fixture = which[replayed++]!;
+    assert.equal(result.workflowId, fixture.workflowId);
+    if (result.error) failures.set(fixture.file, result.error);
+  }
+  assert.equal(replayed, which.length);
+  return failures;
+}
 
 test('recorded histories of every version replay without nondeterminism', async () => {
-  quietTemporalLogs();
-  assert.ok(fixtures.length >= 22, `fixtures present (${fixtures.length})`);
-  const histories = fixtures.map((file) => ({ workflowId: path.basename(file, '.binpb').split('@')[1]!, history: proto.temporal.api.history.v1.History.decode(readFileSync(path.join(root, file))) }));
-  const failures: string[] = [];
-  const results = Worker.runReplayHistories(
-    { workflowBundle: await workflowBundle(), sinks: { trace: { emit: { fn: () => {}, callDuringReplay: false } } } },
-    histories,
-  );
-  for await (const result of results) if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
-  assert.deepEqual(failures, []);
+  const sets = new Set(fixtures.map((f) => f.set));
+  assert.ok(sets.size >= 5 && fixtures.length >= 80, `fixtures present: ${fixtures.length} in ${sets.size} sets`);
+  const failures = await replay(await workflowBundle());
+  assert.deepEqual([...failures].map(([file, error]) => `${file}: ${error.message}`), []);
+});
+
+test('the v0.4 set holds continue-as-new steps, research children, a crash retry and a parallel stop', () => {
+  const v4 = fixtures.filter((f) => f.set.startsWith('v0.4-'));
+  assert.ok(v4.length > 20);
+  const canSteps = v4.filter((f) => eventTypes(f.history).at(-1) === 'WorkflowExecutionContinuedAsNew');
+  assert.ok(canSteps.length >= 3, 'executions that continued-as-new, not only the last of each run');
+  assert.ok(v4.some((f) => f.history.events![0]!.workflowExecutionStartedEventAttributes!.continuedExecutionRunId), 'executions that began from a continue-as-new');
+  assert.ok(v4.filter((f) => f.history.events![0]!.workflowExecutionStartedEventAttributes!.parentWorkflowExecution).length >= 2, 'research children');
+  const crash = v4.find((f) => f.name === 'crash-retry')!;
+  const retried = activities(crash.history, 'runTool').find((a) => (a.attempt ?? 0) >= 2);
+  assert.match(retried?.lastFailure?.message ?? '', /heartbeat/i, 'a tool retried after its worker was killed');
+  const stop = fixtures.find((f) => f.set.startsWith('v0.4-') && f.name === 'parallel-stop')!;
+  const [scan] = activities(stop.history, 'runTool');
+  assert.equal(scan?.closedAs, 'Completed', 'the sibling finished before the run');
+  assert.ok(localActivities(stop.history, 'runTool').length === 0);
+  const result = payloadJson(stop.history.events!.at(-1)!.workflowExecutionCompletedEventAttributes!.result!.payloads![0]) as { reason: string };
+  assert.equal(result.reason, 'max_tool_calls');
+  // Recorded from the code before siblings finished (9a5df69^): the run completed with the scan still in flight.
+  const old = fixtures.find((f) => f.set.includes('before-siblings-finish') && f.name === 'parallel-stop')!;
+  assert.equal(activities(old.history, 'runTool')[0]?.closed, null);
+});
+
+test('a deliberate incompatible change (a timer before every tool call) is caught by exactly the fixtures that call a tool', { timeout: 300_000 }, async () => {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: [path.join(PROJECT_ROOT, 'test', 'fixtures', 'workflow-changes', 'timer-before-tools.ts')],
+    logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: (m: string) => console.error(m) },
+  });
+  const failures = await replay({ code });
+  const callsATool = (f: Fixture) => activities(f.history, 'runTool').length + localActivities(f.history, 'runTool').length > 0;
+  const expected = fixtures.filter(callsATool).map((f) => f.file);
+  assert.ok(expected.length > 40);
+  assert.deepEqual([...failures.keys()].sort(), expected.sort(), 'every fixture with a tool call fails; none other');
+  for (const [file, error] of failures) assert.equal(error.name, 'DeterminismViolationError', `${file}: ${error.message}`);
 });

@@ -27,6 +27,7 @@ test('a run waiting for approval survives a server restart on the same SQLite fi
     assert.equal(result.status, 'completed');
     assert.equal(result.output, 'Deleted access.log to free space.');
     assert.equal(result.turns, 3);
+    await h.replayAll();
   } finally {
     await h.close();
     await server.stop();

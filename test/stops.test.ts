@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AnswerRefusedError } from '../src/client.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+import { activities, eventId, eventTypes, timers, type History } from './helpers/histories.ts';
+import { REPLY_CHARS } from './scenarios/big-spender.ts';
 
 let h: Harness;
 before(async () => {
@@ -26,20 +28,69 @@ test('maxToolCalls: checked before each tool run → budget_exceeded, max_tool_c
 });
 
 test('maxWallMs: the timer interrupts a model call in flight → budget_exceeded, max_time', async () => {
-  const started = Date.now();
   const result = await h.run({ goal: GOAL, model: scenario('slow.ts'), limits: { maxWallMs: 1500 } });
   assert.equal(result.status, 'budget_exceeded');
   assert.equal(result.reason, 'max_time');
   assert.deepEqual(result.interruption, { type: 'max_time' });
-  assert.ok(Date.now() - started < 25_000, 'did not wait for the 30 s model reply');
+  assert.equal(result.turns, 0);
+  // The history: the wall timer fired, then the model call (a 30 s reply) was cancelled, and the run ended.
+  const history = await h.temporal.workflow.getHandle(result.runId).fetchHistory();
+  const [call] = activities(history, 'callModel');
+  assertInterruptedByTheTimer(history, call!, 1500);
   const request = h.scripted.requests.find((r) => r.scenario.endsWith('slow.ts') && r.messages[1]?.content === GOAL)!;
   assert.ok(request.aborted, 'the model request was aborted');
 });
+
+test('maxWallMs also interrupts a tool in flight', async () => {
+  const result = await h.run({ goal: `${GOAL} (a minute's scan)`, model: scenario('long-scan.ts'), limits: { maxWallMs: 4000 } });
+  assert.equal(result.status, 'budget_exceeded');
+  assert.deepEqual(result.interruption, { type: 'max_time' });
+  assert.equal(result.turns, 1);
+  const history = await h.temporal.workflow.getHandle(result.runId).fetchHistory();
+  const [scan] = activities(history, 'runTool');
+  assert.deepEqual((scan!.input as { toolName: string }).toolName, 'scan_files');
+  assertInterruptedByTheTimer(history, scan!, 4000);
+  const trace = await h.trace(result.runId);
+  assert.ok(trace.some((l) => l.type === 'tool_start' && l.toolName === 'scan_files'));
+  assert.ok(!trace.some((l) => l.type === 'tool_result'), 'the scan never produced a result');
+});
+
+/** The wall timer fired; then, and only then, the activity was asked to stop; it stopped; the run ended. */
+function assertInterruptedByTheTimer(history: History, activity: ReturnType<typeof activities>[number], maxWallMs: number) {
+  const wall = timers(history).find((t) => t.timeoutMs <= maxWallMs && t.timeoutMs > 0);
+  assert.ok(wall?.fired, 'the wall-time timer fired');
+  assert.ok(activity.cancelRequested, 'the activity in flight was asked to stop');
+  assert.ok(eventId(activity.cancelRequested) > eventId(wall.fired), 'after the timer fired');
+  assert.equal(activity.closedAs, 'Canceled', 'it stopped without finishing');
+  assert.equal(eventTypes(history).at(-1), 'WorkflowExecutionCompleted');
+}
 
 test('maxWallMs also ends a wait for approval', async () => {
   const result = await h.run({ goal: GOAL, model: 'scripted:delete-approval', limits: { maxWallMs: 1000 } });
   assert.equal(result.status, 'budget_exceeded');
   assert.equal(result.reason, 'max_time');
+});
+
+describe('defaults', () => {
+  test('a run that sets no limits stops after 20 turns', async () => {
+    const result = await h.run({ goal: `${GOAL} (no limits: turns)`, model: scenario('fresh-reads.ts') });
+    assert.equal(result.status, 'max_turns_exceeded');
+    assert.deepEqual(result.interruption, { type: 'max_turns' });
+    assert.equal(result.turns, 20);
+    assert.equal(result.toolRuns, 20, 'every turn was fresh: no other stop applied');
+  });
+
+  test('a run that sets no limits stops once it has spent $1', async () => {
+    const result = await h.run({ goal: `${GOAL} (no limits: budget)`, model: scenario('big-spender.ts'), stream: false });
+    assert.equal(result.status, 'budget_exceeded');
+    assert.deepEqual(result.interruption, { type: 'max_budget' });
+    // About 50,000 completion tokens ($0.60) a turn: the second turn crosses $1, the third is never asked for.
+    assert.equal(result.turns, 2);
+    assert.ok(result.costUsd >= 1, `spent ${result.costUsd}`);
+    assert.ok(result.usage.completionTokens >= (2 * REPLY_CHARS) / 4, 'the replies were as long as scripted');
+    const costs = (await h.trace(result.runId)).flatMap((l) => (l.type === 'turn' ? [l.costUsd] : []));
+    assert.ok(costs[0]! < 1 && costs[1]! >= 1, `under $1 after turn 1, over it after turn 2: ${costs.join(', ')}`);
+  });
 });
 
 describe('no progress', () => {

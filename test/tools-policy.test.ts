@@ -9,6 +9,7 @@ import { implementTool } from '../src/tools/define-tool.ts';
 import { RetryableToolError } from '../src/tools/errors.ts';
 import { builtinTools } from '../src/tools/registry.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+import { allPayloads, historyBytes } from './helpers/histories.ts';
 
 const GOAL = 'Tidy the workspace.';
 
@@ -91,24 +92,40 @@ describe('with the built-in tools', () => {
     assert.match(traceText, /\[redacted\]/);
     assert.doesNotMatch(JSON.stringify(await h.agents.transcript(runId)), /alice\.secret/);
     assert.doesNotMatch(JSON.stringify(await h.agents.getState(runId)), /alice\.secret/);
-    // Without payload encryption the history holds the model's own message, and so the address (README).
+    // Without payload encryption the history holds the model's own message, and so the address (README):
+    // the same search that finds nothing in an encrypted history finds it here.
     const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
-    assert.match(JSON.stringify(history), /alice\.secret|YWxpY2Uuc2VjcmV0/);
+    assert.ok(historyBytes(history).includes(SECRET), 'the address is in the history in plain text');
   });
 });
 
+const SECRET = 'alice.secret';
+
 test('with AGENT_PAYLOAD_KEY encryption, the Temporal history holds no redacted value', async () => {
-  const h = await startHarness('codec', { dataConverter: agentDataConverter('test secret') });
+  const dataConverter = agentDataConverter('test secret')!;
+  const codec = dataConverter.payloadCodecs![0]!;
+  const h = await startHarness('codec', { dataConverter });
   try {
     const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('send-message.ts'), workspace: h.workspace });
     await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the send approval');
     await h.agents.approve(runId);
     assert.equal((await h.agents.result(runId)).status, 'completed');
-    const raw = JSON.stringify(await h.temporal.workflow.getHandle(runId).fetchHistory());
-    const plainBase64 = Buffer.from('alice.secret').toString('base64').slice(0, 12);
-    assert.doesNotMatch(raw, /alice\.secret/);
-    assert.ok(!raw.includes(plainBase64));
-    assert.match(raw, /binary\/encrypted|YmluYXJ5L2VuY3J5cHRlZA/);
+    const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+    // The history as the server keeps it, every field's bytes, payload data as stored: no plain text.
+    assert.ok(!historyBytes(history).includes(SECRET), 'no plain-text address anywhere in the history');
+    // Every payload the harness wrote is ciphertext. Left in clear, by design: search attributes (status,
+    // turns, cost, model, pending tool name: for listings) and the SDK's own marker data (patch ids, local
+    // activity bookkeeping); the byte search above covers them too.
+    const clearByDesign = /searchAttributes|\.details\.(patch-data|data)\b/;
+    const all = allPayloads(history);
+    const ours = all.filter(({ path }) => !clearByDesign.test(path));
+    assert.ok(ours.length > 5, `payloads found: ${ours.length}`);
+    for (const { path, payload } of ours) assert.equal(Buffer.from(payload.metadata?.encoding ?? []).toString(), 'binary/encrypted', `${path} is encrypted`);
+    for (const { payload } of all) assert.ok(!Buffer.from(payload.data ?? []).includes(SECRET));
+    // Decrypted with the key, the same payloads do hold it (the model's reply, the tool's input): the search
+    // above would have found it, had it been there.
+    const plain = await codec.decode(ours.map(({ payload }) => ({ metadata: payload.metadata ?? {}, data: payload.data ?? new Uint8Array() })));
+    assert.ok(plain.some((p) => Buffer.from(p.data ?? []).includes(SECRET)), 'the decrypted payloads carry the address');
     await h.replayAll();
   } finally {
     await h.close();
@@ -117,12 +134,14 @@ test('with AGENT_PAYLOAD_KEY encryption, the Temporal history holds no redacted 
 
 test('a delete_file activity that fails after deleting is retried and does not delete twice', async () => {
   let attempts = 0;
+  const keys: string[] = [];
   const h = await startHarness('fault', {
     tools: (dataDir) =>
       builtinTools(dataDir).map((tool): Tool =>
         tool.name !== 'delete_file'
           ? tool
           : implementTool(tool, async (args, ctx) => {
+              keys.push(ctx.idempotencyKey);
               const outcome = await tool.run(args, ctx);
               if (++attempts === 1) {
                 // The world changes and the worker "fails" right after the effect: the retry must not delete again.
@@ -142,7 +161,9 @@ test('a delete_file activity that fails after deleting is retried and does not d
     assert.equal(result.output, 'Deleted access.log to free space.', 'the retry reported the first outcome');
     assert.equal(readFileSync(path.join(h.workspace, 'access.log'), 'utf8'), 'recreated after the first deletion\n', 'no second deletion');
     const deleteKey = (await h.trace(runId)).find((l) => l.type === 'tool_start' && l.toolName === 'delete_file')!;
-    assert.equal((await h.store.lookupEffect(`${runId}:${deleteKey.type === 'tool_start' ? deleteKey.callKey : ''}`))?.outcome, 'Deleted access.log.', 'the first outcome is the recorded one');
+    const callKey = deleteKey.type === 'tool_start' ? deleteKey.callKey : '';
+    assert.deepEqual(keys, [`${runId}:${callKey}`, `${runId}:${callKey}`], 'both attempts ran with the same idempotency key, <runId>:<callKey>');
+    assert.equal((await h.store.lookupEffect(`${runId}:${callKey}`))?.outcome, 'Deleted access.log.', 'the first outcome is the recorded one');
     await h.replayAll();
   } finally {
     await h.close();
@@ -156,6 +177,7 @@ test('a tool the worker lacks is a clear error to the model, not a hang', async 
     assert.equal(result.status, 'completed');
     const tools = (await h.agents.transcript(result.runId)).filter((m) => m.role === 'tool');
     assert.match(tools[1]!.content, /^Error: This worker has no implementation of tool "read_file" \(it has: list_files, write_file/);
+    await h.replayAll();
   } finally {
     await h.close();
   }

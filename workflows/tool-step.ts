@@ -16,6 +16,7 @@ import { decide } from './policy.ts';
 import { checkCall, checkTurn, withWarning } from './progress-guard.ts';
 import { redactFields } from './redact.ts';
 import { runResearch } from './research.ts';
+import { toolReplayOf } from './replay.ts';
 import { failureMessage, failureType, interrupted, isStop, type Stop } from './stop.ts';
 import { parseToolCall, toolErrorText } from './tool-calls.ts';
 import type { RunInput, RunLimits, ToolCall, ToolOutcome } from './types.ts';
@@ -124,6 +125,11 @@ async function runAll(step: ToolStep, prepared: readonly PreparedCall[]): Promis
   for (const p of prepared) {
     results.push(p.kind === 'answered' ? Promise.resolve(p.message) : p.kind === 'duplicate' ? results[p.of]! : execute(step, p));
   }
+  // Before siblings finished (9a5df69), the first stop or error ended the step at once and the run
+  // completed with siblings still running; such histories replay only that way. Every one of them predates
+  // the `harness-call-keys` patch, and every history with that marker postdates 9a5df69, so the marker
+  // tells them apart (a new patch id could not: the current release's histories lack it too).
+  if (!step.keyedCalls) return firstStopOrAll(results);
   const messages: ToolMessage[] = [];
   for (const settled of await Promise.allSettled(results)) {
     if (settled.status === 'rejected') throw settled.reason;
@@ -131,6 +137,31 @@ async function runAll(step: ToolStep, prepared: readonly PreparedCall[]): Promis
     messages.push(settled.value);
   }
   return messages;
+}
+
+/** The step as runs recorded before 9a5df69 took it: the first stop or error, in time, ends it. */
+async function firstStopOrAll(results: readonly Promise<ToolMessage | Stop>[]): Promise<ToolMessage[] | Stop> {
+  try {
+    return await Promise.all(
+      results.map(async (result) => {
+        const value = await result;
+        if (isStop(value)) throw new StepStopped(value);
+        return value;
+      }),
+    );
+  } catch (error) {
+    if (error instanceof StepStopped) return error.stop;
+    throw error;
+  }
+}
+
+/** Ends firstStopOrAll's Promise.all at the first stop (never leaves it). */
+class StepStopped extends Error {
+  readonly stop: Stop;
+  constructor(stop: Stop) {
+    super(stop.reason);
+    this.stop = stop;
+  }
 }
 
 /** One approved call: the tool-call cap, then the tool activity or the research child, traced. */
@@ -145,10 +176,12 @@ async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
   const startedMs = Date.now();
   let outcome: ToolOutcome;
   try {
-    outcome =
+    // Under the call's span (when tracing): its activity or child run is traced as the call's child.
+    outcome = await run.spans.within(p.callKey, () =>
       contract.execution === 'child-run'
-        ? await runResearch(step, runKey, p.callKey, String(args.question))
-        : await toolActivity(contract).runTool({ runId: run.runId, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace });
+        ? runResearch(step, runKey, p.callKey, String(args.question))
+        : toolActivity(contract).runTool({ runId: run.runId, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) }),
+    );
   } catch (error) {
     // Cancellation and a refused workspace end the run; any other failure is the model's to read.
     if (wf.isCancellation(error) || failureType(error) === FailureType.workspaceRefused) throw error;

@@ -21,6 +21,8 @@ import type { RunInput, RunResult, RunState } from '../../workflows/types.ts';
 import type { Tool } from '../../src/tools/define-tool.ts';
 import type { DataConverter } from '@temporalio/common';
 import { eventually } from './eventually.ts';
+import { collectHistories, type ExecutionHistory } from './histories.ts';
+import { startModelProxy, type ModelProxy } from './model-proxy.ts';
 import type { TraceLine } from '../../workflows/trace-events.ts';
 
 export interface Harness {
@@ -28,7 +30,11 @@ export interface Harness {
   temporal: Client;
   connection: NativeConnection;
   scripted: ScriptedModelServer;
+  /** The recording proxy between the worker and the scripted model server (with `modelProxy: true`). */
+  model: ModelProxy;
   worker: AgentWorker;
+  /** The Temporal server's address. */
+  address: string;
   taskQueue: string;
   dataDir: string;
   /** The store the harness's workers share (SQLite in dataDir, or AGENT_STORE_URL's). */
@@ -45,8 +51,16 @@ export interface Harness {
   startWorker(): Promise<void>;
   /** Waits until the run's state satisfies `check`. */
   waitForState(runId: string, check: (state: RunState) => boolean, what: string): Promise<RunState>;
-  /** Replays every history this harness's runs produced against the current workflow code. */
-  replayAll(): Promise<void>;
+  /**
+   * Every execution on this harness's task queue: each run however it was started, each execution of a
+   * continued-as-new run, each child (see `collectHistories`).
+   */
+  histories(): Promise<ExecutionHistory[]>;
+  /**
+   * Replays every one of `histories()` against the current workflow code; fails on any nondeterminism,
+   * and when there is nothing to replay. Returns how many histories it replayed.
+   */
+  replayAll(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -58,6 +72,8 @@ export interface HarnessOptions {
   dataConverter?: DataConverter;
   /** A Temporal server of the test's own (default: the test run's). */
   address?: string;
+  /** Put a recording proxy between the worker and the scripted model server (`h.model`). */
+  modelProxy?: boolean;
 }
 
 export async function startHarness(name: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -73,6 +89,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
   const temporal = new Client({ connection, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
   const taskQueue = `test-${name}-${Date.now().toString(36)}`;
   const scripted = await startScriptedModelServer({ scenarioDirs: [path.join(PROJECT_ROOT, 'test', 'scenarios')] });
+  const model = options.modelProxy ? await startModelProxy(scripted.baseUrl) : null;
   const workspace = path.join(dataDir, 'workspace');
   cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
   const store = await openStore({ dataDir });
@@ -83,7 +100,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
       dataDir,
       store,
       workspace,
-      scriptedModel: { baseUrl: scripted.baseUrl },
+      scriptedModel: { baseUrl: model?.baseUrl ?? scripted.baseUrl },
       workspaceRoots: [dataDir],
       ...(options.tools ? { tools: options.tools(store) } : {}),
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
@@ -96,24 +113,36 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
     worker = null;
   };
   const agents = new AgentClient(temporal, { taskQueue, workspaceRoots: [dataDir] });
-  const runIds: string[] = [];
+  // Every run started through this client is replayed, however the test started it.
+  const started = new Set<string>();
+  const startRun = agents.startRun.bind(agents);
+  agents.startRun = async (...args) => {
+    const result = await startRun(...args);
+    started.add(result.runId);
+    return result;
+  };
+  const histories = () => collectHistories(temporal, taskQueue, started);
 
   return {
     agents,
     temporal,
     connection,
     scripted,
+    get model() {
+      if (!model) throw new Error('start the harness with modelProxy: true');
+      return model;
+    },
     get worker() {
       if (!worker) throw new Error('the worker is stopped');
       return worker;
     },
+    address,
     taskQueue,
     dataDir,
     store,
     workspace,
     async run(input) {
       const { runId } = await agents.startRun({ workspace, ...input });
-      runIds.push(runId);
       return agents.result(runId);
     },
     trace: (runId) => store.readTrace(runId),
@@ -128,23 +157,32 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
         const state = await agents.getState(runId);
         return check(state) ? state : undefined;
       }, what),
+    histories,
     async replayAll() {
-      const histories = runIds.map((runId) => temporal.workflow.getHandle(runId).fetchHistory().then((history) => ({ workflowId: runId, history })));
+      const all = await histories();
+      if (all.length === 0) throw new Error(`nothing to replay: no run was started on ${taskQueue}`);
       const results = Worker.runReplayHistories(
         {
           workflowBundle: await workflowBundle(),
           sinks: { trace: { emit: { fn: () => {}, callDuringReplay: false } } },
           ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
         },
-        await Promise.all(histories),
+        all.map(({ workflowId, history }) => ({ workflowId, history })),
       );
+      const failures: string[] = [];
+      let replayed = 0;
       for await (const result of results) {
-        if (result.error) throw new Error(`Replay of ${result.workflowId} failed: ${result.error.message}`);
+        replayed++;
+        if (result.error) failures.push(`${result.workflowId} (${result.runId}): ${result.error.message}`);
       }
+      if (failures.length) throw new Error(`Replay failed for ${failures.length} of ${replayed} histories:\n${failures.join('\n')}`);
+      if (replayed !== all.length) throw new Error(`replayed ${replayed} of ${all.length} histories`);
+      return replayed;
     },
     async close() {
       await stopWorker();
       await store.close();
+      await model?.close();
       await scripted.close();
       await connection.close();
       await ownServer?.stop();

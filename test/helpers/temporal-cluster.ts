@@ -8,6 +8,7 @@
  * Everything listens on 127.0.0.1 only, on ports chosen free at start and kept across stopServer() /
  * startServer(), so clients and workers reconnect to the same address after a restart.
  */
+import { AGENT_SEARCH_ATTRIBUTES } from '../../src/search-attributes.ts';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -268,6 +269,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions = {})
           // Resolves the namespace through the frontend's namespace registry, as starting a workflow does
           // (describeNamespace reads the database directly, and a miss stays cached in the registry ~1 s).
           await connection.workflowService.listWorkflowExecutions({ namespace: NAMESPACE, pageSize: 1 });
+          await registerSearchAttributes(connection);
           return;
         } catch (error) {
           if ((error as { code?: number }).code === 5 /* NOT_FOUND: the namespace */) {
@@ -346,4 +348,15 @@ export async function startTemporalCluster(options: TemporalClusterOptions = {})
       await cleanUp();
     },
   };
+}
+
+/** The harness's custom search attributes (src/search-attributes.ts), as the dev server registers them at start. */
+async function registerSearchAttributes(connection: Connection): Promise<void> {
+  const types = { KEYWORD: 2, INT: 3, DOUBLE: 4 } as const; // temporal.api.enums.v1.IndexedValueType
+  const searchAttributes = Object.fromEntries(AGENT_SEARCH_ATTRIBUTES.map((key) => [key.name, types[key.type]]));
+  try {
+    await connection.operatorService.addSearchAttributes({ namespace: NAMESPACE, searchAttributes });
+  } catch (error) {
+    if ((error as { code?: number }).code !== 6 /* ALREADY_EXISTS */) throw error;
+  }
 }

@@ -1,0 +1,59 @@
+/**
+ * A waiting run is readable and decidable with no worker alive: its state comes from the memo the run
+ * keeps current (queries need a worker), and the CLI approves it — the decision waits in Temporal.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { PROJECT_ROOT } from '../src/paths.ts';
+import { startHarness, type Harness } from './helpers/harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness('no-worker');
+});
+after(async () => {
+  await h.replayAll();
+  await h.close();
+});
+
+test('with every worker stopped, the state and the pending approval are read from the memo, and the CLI approves it', async () => {
+  writeFileSync(path.join(h.workspace, 'access.log'), 'old\n');
+  const { runId } = await h.agents.startRun({ goal: 'Free some disk space.', model: 'scripted:delete-approval', workspace: h.workspace });
+  const live = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+  await h.stopWorker();
+
+  const state = await h.agents.getState(runId);
+  assert.equal(state.status, 'waiting_approval');
+  assert.match(state.progress ?? '', /^no worker answered/);
+  assert.deepEqual(state.pending, live.pending, 'the pending call, its redacted arguments and hash, as the run recorded them');
+  assert.equal(state.turns, 2);
+  const pending = await h.agents.pendingApproval(runId);
+  assert.equal(pending?.argsHash, live.pending?.kind === 'approval' ? live.pending.argsHash : undefined);
+
+  const cli = await runCli(['approve', runId, '--yes', '--no-wait']);
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.match(cli.stdout, /approved t2\.1 \(sent as a signal/);
+  assert.ok(existsSync(path.join(h.workspace, 'access.log')), 'nothing happens until a worker runs');
+
+  await h.startWorker();
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'completed');
+  assert.ok(!existsSync(path.join(h.workspace, 'access.log')));
+});
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli.ts'), ...args], {
+      env: { ...process.env, AGENT_TASK_QUEUE: h.taskQueue, AGENT_DATA_DIR: h.dataDir, TEMPORAL_LOG_LEVEL: 'ERROR' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
