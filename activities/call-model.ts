@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { ToolContract } from '../src/tools/define-tool.ts';
+import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import { FailureType } from '../workflows/failures.ts';
 import { formatCount, MAX_REPLY_CHARS } from '../workflows/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../workflows/types.ts';
@@ -25,7 +26,7 @@ export interface CallModelInput {
 }
 
 /** How often the activity heartbeats while it waits: the only way a cancel request reaches it. */
-const HEARTBEAT_EVERY_MS = 1000;
+const HEARTBEAT_EVERY_MS = 50;
 
 export interface CallModelDeps {
   endpoints: ModelEndpoints;
@@ -35,9 +36,11 @@ export interface CallModelDeps {
   transcripts: TranscriptChain;
   /** Asks a run for its transcript when a link is missing from the store. */
   client: Client;
+  /** An MCP tool the worker offers now, by `server__tool` name (MCP tools are the worker's, not the contracts'). */
+  mcpTool?: (name: string) => { name: string; description: string; inputSchema: Record<string, unknown> } | undefined;
 }
 
-export function createCallModel({ endpoints, contracts, transcripts, client, store }: CallModelDeps) {
+export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool }: CallModelDeps) {
   const toolSchemas = new Map<string, ChatCompletionTool>();
   for (const contract of contracts.values()) {
     toolSchemas.set(contract.name, {
@@ -53,10 +56,12 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
   return async function callModel(input: CallModelInput): Promise<ModelReply> {
     const ctx = Context.current();
     const model = clientFor(input.model, endpoints);
-    const tools = input.toolNames.map((name) => {
-      const schema = toolSchemas.get(name);
+    const tools = input.toolNames.flatMap((name) => {
+      const schema = toolSchemas.get(name) ?? mcpSchema(name, mcpTool);
+      // An MCP tool its server no longer lists is left out (a call to it is told it is gone).
+      if (schema === null) return [];
       if (!schema) throw ApplicationFailure.nonRetryable(`The worker has no tool "${name}".`, FailureType.toolNotImplemented);
-      return schema;
+      return [schema];
     });
     const messages = await fullTranscript(input, transcripts, client).catch((error: unknown) => {
       throw storeFailure(error);
@@ -82,6 +87,14 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       await deltas.close();
     }
   };
+}
+
+/** An MCP tool's schema as the server gave it; null when its server no longer lists it; undefined when it is not an MCP tool. */
+function mcpSchema(name: string, mcpTool: CallModelDeps['mcpTool']): ChatCompletionTool | null | undefined {
+  if (!isMcpToolName(name)) return undefined;
+  const definition = mcpTool?.(name);
+  if (!definition) return null;
+  return { type: 'function', function: { name: definition.name, description: definition.description, parameters: definition.inputSchema } };
 }
 
 async function fullTranscript(input: CallModelInput, transcripts: TranscriptChain, client: Client): Promise<ChatMessage[]> {

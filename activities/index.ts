@@ -5,6 +5,9 @@ import type { ToolRegistry } from '../src/tools/registry.ts';
 import { createCallModel } from './call-model.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import { createRunTool } from './run-tool.ts';
+import { withRecordedTools } from './recorded-tools.ts';
+import { createMcpTools } from './mcp-tools.ts';
+import type { McpPool } from '../src/mcp/pool.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { TranscriptChain } from './transcript.ts';
 
@@ -21,19 +24,26 @@ export interface ActivityDeps {
   client: Client;
   /** Transcript links and whole tool outputs: the store every worker host shares. */
   store: AgentStore;
+  /** The worker's MCP servers (null: none configured). */
+  mcp?: McpPool | null;
 }
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, transcripts: new TranscriptChain(deps.store), client: deps.client, store: deps.store }),
-    runTool: createRunTool({
-      tools: deps.tools,
-      defaultWorkspace: deps.defaultWorkspace,
-      workspaceRoots: deps.workspaceRoots,
-      keepOutput: (text) => deps.store.putOutput(text),
-      client: deps.client,
-      runLog: deps.toolRunLog,
-    }),
+    callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, transcripts: new TranscriptChain(deps.store), client: deps.client, store: deps.store, mcpTool: (name) => deps.mcp?.definition(name) }),
+    mcpTools: createMcpTools(deps.mcp ?? null),
+    // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
+    runTool: withRecordedTools(
+      createRunTool({
+        tools: deps.tools,
+        defaultWorkspace: deps.defaultWorkspace,
+        workspaceRoots: deps.workspaceRoots,
+        keepOutput: (text) => deps.store.putOutput(text),
+        client: deps.client,
+        runLog: deps.toolRunLog,
+      }),
+      { endpoints: deps.endpoints, contractOf: (name) => deps.contracts.get(name) ?? deps.tools.get(name) },
+    ),
   };
 }
 

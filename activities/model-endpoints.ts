@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
 import { FailureType } from '../workflows/failures.ts';
+import { isRecordedModel } from '../workflows/replay.ts';
 
 /** Where model names point: `scripted:*` to the scripted model server, everything else to the provider. */
 export interface ModelEndpoints {
@@ -15,11 +16,12 @@ const clients = new Map<string, OpenAI>();
 
 /** One `openai` client per endpoint, with its own retries off: Temporal owns retries. */
 export function clientFor(model: string, endpoints: ModelEndpoints): OpenAI {
-  const scripted = model.startsWith('scripted:');
+  // A recording replays through the scripted model server too (`recorded:<file>`): the same facility, the same rule.
+  const scripted = model.startsWith('scripted:') || isRecordedModel(model);
   if (scripted && !endpoints.scriptedBaseUrl) {
     // The scripted model is a test and demo facility: a production worker never serves it.
     throw ApplicationFailure.nonRetryable(
-      `Model "${model}" is a scripted test model, and this worker does not serve scripted models. ` +
+      `Model "${model}" is a ${isRecordedModel(model) ? 'recorded run to replay' : 'scripted test model'}, and this worker does not serve scripted models. ` +
         'Use a provider model, or run the demo, tests or eval (which enable the scripted model).',
       FailureType.scriptedModelRefused,
     );

@@ -10,6 +10,7 @@ import { checkWorkspace, WorkspaceRefusedError } from '../src/workspace-roots.ts
 import { truncateForModel } from '../workflows/payload-bounds.ts';
 import { toolErrorText } from '../workflows/tool-calls.ts';
 import type { ToolOutcome } from '../workflows/types.ts';
+import type { ToolReplay } from '../workflows/replay.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { isStoreError, storeFailure } from './store-failures.ts';
 
@@ -23,6 +24,8 @@ export interface RunToolInput {
   /** Already validated against the tool's input schema by the workflow. */
   args: Record<string, unknown>;
   workspace?: string;
+  /** Set when the run replays a recording: side-effect tools then return the recorded result (activities/recorded-tools.ts). */
+  replay?: ToolReplay;
 }
 
 export interface RunToolDeps {
@@ -39,7 +42,7 @@ export interface RunToolDeps {
 }
 
 /** How often a running tool heartbeats: a cancel request reaches the activity only through a heartbeat. */
-const HEARTBEAT_EVERY_MS = 200;
+const HEARTBEAT_EVERY_MS = 50;
 /** A tool that ignores its aborted signal this long is abandoned, so the run can still end. */
 export const CANCEL_GRACE_MS = 2000;
 
@@ -67,7 +70,8 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
     const ms = () => Math.round(performance.now() - started);
     const progress = new ProgressReporter(client, { workflowId: input.runId, callKey: input.callKey });
     let label: string | undefined;
-    const heartbeat = setInterval(() => ctx.heartbeat(label === undefined ? undefined : { label }), HEARTBEAT_EVERY_MS);
+    // Local activities (quick read-only tools) have no heartbeats: their cancellation is local too.
+    const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat(label === undefined ? undefined : { label }), HEARTBEAT_EVERY_MS);
     let abandon: NodeJS.Timeout | undefined;
     const abandoned = new Promise<never>((_, reject) => {
       ctx.cancellationSignal.addEventListener('abort', () => {
@@ -80,7 +84,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
         signal: ctx.cancellationSignal,
         progress: (text) => {
           label = text;
-          ctx.heartbeat({ label });
+          if (!ctx.info.isLocal) ctx.heartbeat({ label });
           progress.report(text);
         },
         idempotencyKey: `${input.runId}:${input.callKey}`,

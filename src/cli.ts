@@ -5,9 +5,11 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { answerLines, stateTable, summaryLine } from './format.ts';
+import { answerLines, runTable, stateTable, summaryLine } from './format.ts';
+import { serveHttp } from './http/serve.ts';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
-import type { PendingApproval, RunInput } from '../workflows/types.ts';
+import { recordCommand, recordingDirOf, replayCommand } from './recording/commands.ts';
+import { RUN_STATUSES, type PendingApproval, type RunInput, type RunStatus } from '../workflows/types.ts';
 
 /** How people invoke this CLI (an npm script: it runs on the project's pinned Node 22). */
 const AGENT = 'npm run agent --';
@@ -20,10 +22,18 @@ const USAGE = `usage: ${AGENT} <command> [options]
   status <runId>             show a run's state
   result <runId>             wait for a run to end and print its summary
   cancel <runId>             cancel a run             [--reason "..."]
-  approve <runId> [callKey]  show the pending call's final arguments and approve it   [--yes] [--by name]
-  reject <runId> [callKey]   reject the pending call  [--reason "..."] [--by name]
+  approve <runId> [callKey]  show the pending call's final arguments and approve it   [--yes] [--by name] [--no-wait]
+  reject <runId> [callKey]   reject the pending call  [--reason "..."] [--by name] [--no-wait]
+                             (works with no worker alive: the decision waits for one; --no-wait sends it and returns)
   answer <runId> "<text>"    answer the question the agent asked (ask_user)
   trace <runId>              print a run's trace (JSONL)
+  record <runId>             write the run's recording (model replies, tool results, decisions, result)
+                             [--out file] [--as-task eval/recorded/tasks.json]
+  replay <file>              replay a recording with no model and print the trajectory diff  [--policy json]
+                             [--limits json] [--lenient] [--tool-mode dry-run|recorded|live] [--workspace dir]
+                             [--extra-approvals approve|reject] [--no-worker]
+  list                       list runs, newest first  [--status s1,s2] [--pending] [--tool name] [--limit n]
+  serve                      the HTTP API, live events and the approvals inbox  [--port n] [--host h] [--no-worker]
   worker                     run a worker until Ctrl-C
   server                     run the embedded Temporal dev server until Ctrl-C
 
@@ -33,6 +43,9 @@ run/start options:
   --max-turns <n>  --max-budget <usd>  --max-wall-ms <ms>  --workspace <dir>  --fatal-tool-errors
   --tools <a,b,...>          the tools the model may use (default: all)
   --no-worker                do not start a worker in this process (use running ones)
+
+serve: AGENT_HTTP_TOKENS="name:token:role[+role],…" (roles viewer, approver, operator) or AGENT_HTTP_TOKENS_FILE;
+       without tokens it listens on 127.0.0.1 only. AGENT_HTTP_PORT (default 8787), AGENT_HTTP_HOST.
 
 environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL,
              AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_WORKSPACE_ROOTS, AGENT_TASK_QUEUE, AGENT_SCENARIO_DIRS`;
@@ -54,9 +67,23 @@ async function main(argv: string[]): Promise<number> {
       tools: { type: 'string' },
       'fatal-tool-errors': { type: 'boolean' },
       'no-worker': { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
       reason: { type: 'string' },
       yes: { type: 'boolean', short: 'y' },
       by: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      status: { type: 'string' },
+      pending: { type: 'boolean' },
+      tool: { type: 'string' },
+      limit: { type: 'string' },
+      out: { type: 'string' },
+      'as-task': { type: 'string' },
+      policy: { type: 'string' },
+      limits: { type: 'string' },
+      lenient: { type: 'boolean' },
+      'tool-mode': { type: 'string' },
+      'extra-approvals': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -121,9 +148,12 @@ async function main(argv: string[]): Promise<number> {
         if (rest[1] && rest[1] !== pending.callKey) throw new UsageError(`The pending call is "${pending.callKey}", not "${rest[1]}".`);
         console.log(pendingText(pending));
         const by = values.by ?? process.env.USER;
+        // The Update answers once a worker has applied it; with no worker alive that waits for one.
+        const wait = { wait: !values['no-wait'] };
+        const sent = values['no-wait'] ? ' (sent as a signal: the run applies it when a worker runs; a refused decision is only recorded in its trace)' : '';
         if (command === 'reject') {
-          await rt.agents.reject(runId(), { callKey: pending.callKey, ...(values.reason ? { reason: values.reason } : {}), ...(by ? { by } : {}) });
-          console.log(`rejected ${pending.callKey}`);
+          await rt.agents.reject(runId(), { callKey: pending.callKey, ...(values.reason ? { reason: values.reason } : {}), ...(by ? { by } : {}) }, wait);
+          console.log(`rejected ${pending.callKey}${sent}`);
           return 0;
         }
         if (!values.yes && !(await confirm('Approve exactly these arguments? [y/N] '))) {
@@ -131,8 +161,8 @@ async function main(argv: string[]): Promise<number> {
           return 1;
         }
         // The approval quotes the hash of the arguments shown above: if they changed, the run refuses it.
-        await rt.agents.approve(runId(), { callKey: pending.callKey, argsHash: pending.argsHash, ...(by ? { by } : {}) });
-        console.log(`approved ${pending.callKey}`);
+        await rt.agents.approve(runId(), { callKey: pending.callKey, argsHash: pending.argsHash, ...(by ? { by } : {}) }, wait);
+        console.log(`approved ${pending.callKey}${sent}`);
         return 0;
       });
     case 'answer':
@@ -149,6 +179,58 @@ async function main(argv: string[]): Promise<number> {
         const lines = await rt.store.readTrace(runId());
         if (!lines.length) throw new UsageError(`No trace for "${runId()}" in the store (${rt.store.location}).`);
         for (const line of lines) console.log(JSON.stringify(line));
+        return 0;
+      });
+    case 'record':
+      return withRuntime(NO_WORKER, async (rt) => {
+        for (const line of await recordCommand(rt, runId(), { ...(values.out ? { out: values.out } : {}), ...(values['as-task'] ? { asTask: values['as-task'] } : {}) })) console.log(line);
+        return 0;
+      });
+    case 'replay': {
+      // A worker here serves the recording (its directory is allowed for the in-process scripted model).
+      const file = rest[0];
+      if (!file) throw new UsageError(`"replay" needs a recording: ${AGENT} replay recordings/<runId>.json`);
+      const options = values['no-worker'] ? NO_WORKER : { ...WITH_SCRIPTED_WORKER, recordingDirs: [recordingDirOf(file)] };
+      // A strict replay that diverges fails its model call on purpose: the report says so, not a worker warning.
+      process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
+      return withRuntime(options, async (rt) => {
+        const { text } = await replayCommand(rt, file, {
+          ...(values.policy ? { policy: values.policy } : {}),
+          ...(values.limits ? { limits: values.limits } : {}),
+          ...(values.lenient ? { lenient: true } : {}),
+          ...(values['tool-mode'] ? { toolMode: values['tool-mode'] } : {}),
+          ...(values.workspace ? { workspace: values.workspace } : {}),
+          ...(values['extra-approvals'] ? { extraApprovals: values['extra-approvals'] } : {}),
+        });
+        console.log(text);
+        return 0;
+      });
+    }
+    case 'list':
+      return withRuntime(NO_WORKER, async (rt) => {
+        const runs = await rt.agents.listRuns({
+          ...(values.status ? { status: parseStatuses(values.status) } : {}),
+          ...(values.pending ? { pending: true } : {}),
+          ...(values.tool ? { tool: values.tool } : {}),
+          ...(values.limit ? { limit: Number(values.limit) } : {}),
+        });
+        console.log(runTable(runs));
+        return 0;
+      });
+    case 'serve':
+      // The HTTP API and the inbox; a worker (serving scripted models too, like `run`) unless --no-worker.
+      return withRuntime(values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, async (rt) => {
+        const server = await serveHttp({
+          agents: rt.agents,
+          store: rt.store,
+          ...(values.port ? { port: Number(values.port) } : {}),
+          ...(values.host ? { host: values.host } : {}),
+          temporalUiUrl: rt.endpoint.uiUrl,
+          log,
+        });
+        console.log(`Serving ${server.url} — inbox ${server.url}/ui, API ${server.url}/openapi.json${rt.worker ? ', with a worker' : ''}. Ctrl-C stops it.`);
+        await untilSignal();
+        await server.close();
         return 0;
       });
     case 'worker':
@@ -211,6 +293,13 @@ function watchProgress(rt: Runtime, runId: string, started: number): { stop(): v
       .catch(() => {});
   }, 300);
   return { stop: () => clearInterval(timer) };
+}
+
+function parseStatuses(text: string): RunStatus[] {
+  const statuses = text.split(',').map((s) => s.trim());
+  const unknown = statuses.find((s) => !(RUN_STATUSES as readonly string[]).includes(s));
+  if (unknown !== undefined) throw new UsageError(`Unknown status "${unknown}"; statuses are ${RUN_STATUSES.join(', ')}.`);
+  return statuses as RunStatus[];
 }
 
 function pendingText(p: PendingApproval): string {

@@ -1,8 +1,10 @@
 /** The run input as it arrives from outside (CLI, services): validated with zod before any workflow starts. */
 import { z } from 'zod';
 import { contractsByName } from './tools/contracts.ts';
+import { isMcpToolName } from './tools/mcp-contracts.ts';
 import type { RunInput } from '../workflows/types.ts';
 import { MAX_GOAL_CHARS, MAX_SYSTEM_CHARS } from '../workflows/payload-bounds.ts';
+import { isRecordedModel, REPLAY_TOOL_MODES } from '../workflows/replay.ts';
 
 export const runInputSchema = z.object({
   goal: z.string().min(1, 'goal is empty: say what the agent should do').max(MAX_GOAL_CHARS, `goal is longer than ${MAX_GOAL_CHARS} characters: put large material in the workspace and name it`),
@@ -11,8 +13,8 @@ export const runInputSchema = z.object({
   tools: z
     .array(z.string())
     .optional()
-    .refine((names) => !names || names.every((n) => contractsByName.has(n)), {
-      message: `unknown tool name; known tools: ${[...contractsByName.keys()].join(', ')}`,
+    .refine((names) => !names || names.every((n) => contractsByName.has(n) || isMcpToolName(n)), {
+      message: `unknown tool name; known tools: ${[...contractsByName.keys()].join(', ')}, and the workers' MCP tools as server__tool`,
     }),
   limits: z
     .object({
@@ -50,6 +52,7 @@ export const runInputSchema = z.object({
     }, 'outputSchema is not a JSON Schema zod can read')
     .optional(),
   continueAsNewEveryTurns: z.number().int().positive().optional(),
+  replay: z.object({ tools: z.enum(REPLAY_TOOL_MODES).optional() }).strict().optional(),
   research: z
     .object({
       maxTurns: z.number().int().positive().optional(),
@@ -68,5 +71,6 @@ export class InvalidRunInputError extends Error {
 export function parseRunInput(input: unknown): RunInput {
   const parsed = runInputSchema.safeParse(input);
   if (!parsed.success) throw new InvalidRunInputError(`Invalid run input: ${z.prettifyError(parsed.error)}`);
+  if (parsed.data.replay && !isRecordedModel(parsed.data.model)) throw new InvalidRunInputError('Invalid run input: replay options need a recorded model ("recorded:<file>").');
   return parsed.data;
 }

@@ -8,11 +8,14 @@ import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime } from '@temporalio/worker';
 import { AgentClient } from './client.ts';
 import { agentDataConverter } from './payload-codec.ts';
+import { tracingClientInterceptors } from './telemetry/client.ts';
+import { activeTelemetry } from './telemetry/setup.ts';
 import { dataDir, PROJECT_ROOT, TASK_QUEUE } from './paths.ts';
 import { openStore } from './store/open-store.ts';
 import type { AgentStore } from './store/store.ts';
 import { ensureTemporal, type TemporalEndpoint } from './temporal-server.ts';
 import { scenarioDirsFromEnv } from './scripted-model/server.ts';
+import { recordingDirsFromEnv } from './scripted-model/recorded.ts';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './worker.ts';
 import { defaultWorkspacePath, workspaceRoots } from './workspace-roots.ts';
 
@@ -46,6 +49,8 @@ export interface RuntimeOptions {
    * names a scripted model server; otherwise it refuses them.
    */
   scriptedModel?: boolean;
+  /** Directories the in-process scripted model may replay recordings from, besides AGENT_RECORDING_DIRS (replay, eval). */
+  recordingDirs?: readonly string[];
   /** Workspaces runs may name, for the client and the in-process worker (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). */
   workspaceRoots?: readonly string[];
   log?: (line: string) => void;
@@ -57,7 +62,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const endpoint = await ensureTemporal({ dataDir: dir, log: options.log });
   if (endpoint.owned && endpoint.uiUrl) options.log?.(`Temporal dev server started on ${endpoint.address} (Web UI ${endpoint.uiUrl}).`);
   const connection = await NativeConnection.connect({ address: endpoint.address, ...tlsOptions() });
-  const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter() });
+  // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), a run's trace starts here, at the client.
+  const telemetry = activeTelemetry();
+  const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter(), interceptors: tracingClientInterceptors(telemetry) });
   const roots = options.workspaceRoots ?? workspaceRoots();
   const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots });
   const store = await openStore({ dataDir: dir });
@@ -71,7 +78,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       store,
       workspace: demoWorkspace(),
       workspaceRoots: roots,
-      ...scriptedModelOption(options.scriptedModel ?? false),
+      ...scriptedModelOption(options.scriptedModel ?? false, options.recordingDirs ?? []),
     });
     running = worker.run();
   }
@@ -84,12 +91,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     worker,
     async close() {
       if (worker) {
-        worker.shutdown();
+        // SIGINT/SIGTERM already make Temporal's runtime drain the worker; shutting it down again would throw.
+        if (worker.worker.getState() === 'RUNNING') worker.shutdown();
         await running;
       }
       await store.close();
       await connection.close();
       await endpoint.stop();
+      // Spans still batched go out before the process ends.
+      await telemetry?.forceFlush();
     },
   };
 }
@@ -104,10 +114,10 @@ function tlsOptions() {
 }
 
 /** A scripted model server named by AGENT_SCRIPTED_MODEL_URL (tests), one in this process when asked, or none. */
-function scriptedModelOption(inProcess: boolean): Pick<AgentWorkerOptions, 'scriptedModel'> {
+function scriptedModelOption(inProcess: boolean, recordingDirs: readonly string[]): Pick<AgentWorkerOptions, 'scriptedModel'> {
   const url = process.env.AGENT_SCRIPTED_MODEL_URL;
   if (url) return { scriptedModel: { baseUrl: url } };
-  return inProcess ? { scriptedModel: { scenarioDirs: scenarioDirsFromEnv() } } : {};
+  return inProcess ? { scriptedModel: { scenarioDirs: scenarioDirsFromEnv(), recordingDirs: [...recordingDirsFromEnv(), ...recordingDirs] } } : {};
 }
 
 /** The demo workspace: a copy of examples/workspace in the data directory, so the demo never edits the repo. */

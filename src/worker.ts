@@ -17,6 +17,11 @@ import { openStore } from './store/open-store.ts';
 import type { AgentStore } from './store/store.ts';
 import { TraceSink } from './trace-sink.ts';
 import { workflowBundle } from './workflow-bundle.ts';
+import type { McpServerConfig } from './mcp/config.ts';
+import type { McpPool } from './mcp/pool.ts';
+import { startMcpPool, withMcpTools } from './mcp/worker-tools.ts';
+import { activeTelemetry, type Telemetry } from './telemetry/setup.ts';
+import { tracingWorkerOptions } from './telemetry/worker-options.ts';
 import { agentDataConverter } from './payload-codec.ts';
 import type { DataConverter } from '@temporalio/common';
 import { workspaceRoots } from './workspace-roots.ts';
@@ -39,10 +44,14 @@ export interface AgentWorkerOptions {
    * The scripted model (tests, demo, bench, eval): a server running elsewhere, or one started in this
    * process that loads scenario modules only from `scenarioDirs`. Absent: `scripted:` models are refused.
    */
-  scriptedModel?: { baseUrl: string } | { scenarioDirs: readonly string[] };
+  scriptedModel?: { baseUrl: string } | { scenarioDirs: readonly string[]; recordingDirs?: readonly string[] };
   tools?: readonly Tool[];
   /** Payload encryption; defaults to AGENT_PAYLOAD_KEY's. */
   dataConverter?: DataConverter;
+  /** MCP servers whose tools this worker offers (default: AGENT_MCP_CONFIG's; none when unset). */
+  mcp?: readonly McpServerConfig[];
+  /** Tracing (default: as the process set it up, or OTEL_EXPORTER_OTLP_ENDPOINT asks; null: off). */
+  telemetry?: Telemetry | null;
 }
 
 export interface AgentWorker {
@@ -50,16 +59,21 @@ export interface AgentWorker {
   store: AgentStore;
   /** The scripted model server this worker started, if any. */
   scriptedModel: ScriptedModelServer | null;
+  /** This worker's MCP servers (null: none configured). */
+  mcp: McpPool | null;
   /** Runs the worker until `shutdown()` (or until `until` settles) and then releases what it started. */
   run(until?: Promise<unknown>): Promise<void>;
   shutdown(): void;
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
+  // First: a required MCP server that is down stops the worker before anything else is opened.
+  const mcp = await startMcpPool(options.mcp);
   const store = options.store ?? (await openStore({ dataDir: options.dataDir }));
-  const tools = createToolRegistry(options.tools ?? builtinTools(store));
+  const tools = withMcpTools(createToolRegistry(options.tools ?? builtinTools(store)), mcp);
+  const tracing = tracingWorkerOptions(options.telemetry !== undefined ? options.telemetry : activeTelemetry());
   const scripted = options.scriptedModel;
-  const scriptedModel = scripted && 'scenarioDirs' in scripted ? await startScriptedModelServer({ scenarioDirs: scripted.scenarioDirs }) : null;
+  const scriptedModel = scripted && 'scenarioDirs' in scripted ? await startScriptedModelServer({ scenarioDirs: scripted.scenarioDirs, recordingDirs: scripted.recordingDirs ?? [] }) : null;
   const endpoints: ModelEndpoints = {
     scriptedBaseUrl: scripted && 'baseUrl' in scripted ? scripted.baseUrl : scriptedModel?.baseUrl,
     providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
@@ -76,7 +90,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? TASK_QUEUE,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle({ interceptorModules: tracing.interceptorModules }),
+    ...(tracing.interceptors ? { interceptors: tracing.interceptors } : {}),
     activities: createActivities({
       endpoints,
       contracts: contractsByName,
@@ -86,22 +101,28 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
       store,
       toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
+      mcp,
     }),
-    sinks,
+    sinks: { ...sinks, ...tracing.sinks },
     // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
-    maxHeartbeatThrottleInterval: '250 ms',
+    maxHeartbeatThrottleInterval: '50 ms',
     dataConverter,
+  }).catch(async (error: unknown) => {
+    await mcp?.close();
+    throw error;
   });
   return {
     worker,
     store,
     scriptedModel,
+    mcp,
     async run(until) {
       try {
         await (until ? worker.runUntil(until) : worker.run());
       } finally {
         traces.close();
         await scriptedModel?.close();
+        await mcp?.close();
         // A store given by the caller is the caller's to close.
         if (!options.store) await store.close();
       }

@@ -12,10 +12,13 @@ export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
 /** Everything the workflow imports lives here (directories, or single files). */
 const BUNDLED_SOURCES = [path.join(PROJECT_ROOT, 'workflows'), path.join(PROJECT_ROOT, 'src', 'tools'), path.join(PROJECT_ROOT, 'src', 'search-attributes.ts')];
 
-export async function workflowBundle(): Promise<{ codePath: string }> {
-  const codePath = path.join(CACHE_DIR, `workflow-bundle-${sourceHash()}.js`);
+/** `interceptorModules`: workflow interceptors to bundle in (tracing); each set gets a bundle of its own. */
+export async function workflowBundle(options: { interceptorModules?: readonly string[] } = {}): Promise<{ codePath: string }> {
+  const modules = [...(options.interceptorModules ?? [])];
+  const variant = modules.length ? `-${createHash('sha256').update(modules.join('\n')).digest('hex').slice(0, 8)}` : '';
+  const codePath = path.join(CACHE_DIR, `workflow-bundle-${sourceHash()}${variant}.js`);
   if (!existsSync(codePath)) {
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, logger: quietLogger });
     mkdirSync(CACHE_DIR, { recursive: true });
     writeFileSync(codePath, code);
   }

@@ -19,6 +19,12 @@ export const { callModel } = wf.proxyActivities<AgentActivities>({
   cancellationType: wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 
+/** The worker's MCP tool definitions (held in memory by the worker): a local activity, recorded in history. */
+export const { mcpTools } = wf.proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
 /** Quick read-only tools run as local activities: the same durability for their result, one round trip less. */
 const LOCAL_ACTIVITY_MAX_MS = 10_000;
 

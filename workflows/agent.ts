@@ -11,10 +11,12 @@
 import * as wf from '@temporalio/workflow';
 import { contractsByName } from '../src/tools/contracts.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
+import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import { callModel } from './activity-options.ts';
 import { HumanDecisions } from './decisions.ts';
 import { checkLimits, DEFAULT_LIMITS } from './limits.ts';
 import { LoopState } from './loop-state.ts';
+import { offerMcpTools } from './mcp-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
 import { priceOf, type Price } from './pricing.ts';
 import { stopForError, type Stop } from './stop.ts';
@@ -57,7 +59,13 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     });
   }
   try {
-    return run.finish(await loopScope.run(() => runLoop(loop)));
+    return run.finish(
+      await loopScope.run(async () => {
+        // MCP tools are the worker's: the run learns them from history (`mcp-tools.ts`).
+        await offerMcpTools(offered, input.tools);
+        return runLoop(loop);
+      }),
+    );
   } catch (error) {
     if (error instanceof wf.ContinueAsNew) throw error;
     const stop = stopForError(error, { wallTimeUp, cancelReason: run.cancelReason });
@@ -101,11 +109,12 @@ function finalAnswer({ run, outputContract }: Loop, answer: string): Stop | null
   return null;
 }
 
-/** The tools this run offers the model, by name; an unknown name in the input is a caller bug. */
+/** The built-in tools this run offers the model, by name (MCP tools come later); an unknown name in the input is a caller bug. */
 function offeredTools(names: readonly string[] | undefined): Map<string, ToolContract> {
   if (!names) return new Map(contractsByName);
   const offered = new Map<string, ToolContract>();
   for (const name of names) {
+    if (isMcpToolName(name)) continue;
     const contract = contractsByName.get(name);
     if (!contract) {
       throw wf.ApplicationFailure.nonRetryable(

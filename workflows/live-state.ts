@@ -23,7 +23,11 @@ export class LiveState {
       status: state.status,
       pending: state.pending,
       turns: state.turns,
+      toolCalls: state.toolCalls,
+      toolRuns: state.toolRuns,
+      costUsd: state.costUsd,
       totalCostUsd: state.totalCostUsd,
+      progress: state.progress,
       updatedAt: state.updatedAt,
     };
     // The status and what waits decide when the memo changes; turns and cost ride along.

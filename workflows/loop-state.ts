@@ -18,6 +18,7 @@ import { toRunResult } from './run-result.ts';
 import { sha256Hex } from './sha256.ts';
 import { applyToReceipt, receiptToolsOf } from './receipt.ts';
 import { STOP_STATUS, type Stop } from './stop.ts';
+import { RunSpans } from './telemetry.ts';
 import type { TraceEvent, TraceLine } from './trace-events.ts';
 import { calledKey } from './types.ts';
 import type { agentWorkflow } from './agent.ts';
@@ -73,6 +74,8 @@ export class LoopState {
   cancelReason: string | null = null;
   /** What the server shows of the run without a worker (memo, search attributes). */
   private readonly live: LiveState;
+  /** OpenTelemetry spans made from the trace events (nothing when the worker does not trace). */
+  readonly spans = new RunSpans();
 
   private constructor(carried: CarriedState) {
     this.state = carried.state;
@@ -167,6 +170,7 @@ export class LoopState {
 
   /** The queries and the signals about the run itself. Call before the first await. */
   listen(offered: ReadonlyMap<string, ToolContract>): void {
+    this.spans.tools = offered;
     const redactMessage = (message: ChatMessage): ChatMessage => {
       if (message.role !== 'assistant' || !message.tool_calls) return message;
       return { ...message, tool_calls: message.tool_calls.map((c) => ({ ...c, arguments: redactJsonText(c.arguments, offered.get(c.name)?.redact ?? []) })) };
@@ -258,6 +262,7 @@ export class LoopState {
 
   emit(event: TraceEvent): void {
     this.state.receipt = applyToReceipt(this.state.receipt, event, RECEIPT_TOOLS);
+    this.spans.onEvent(event);
     trace.emit({ runId: this.runId, seq: ++this.seq, at: new Date().toISOString(), ...event });
   }
 

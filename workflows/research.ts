@@ -5,6 +5,7 @@
  */
 import * as wf from '@temporalio/workflow';
 import { contractsByName } from '../src/tools/contracts.ts';
+import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import type { agentWorkflow } from './agent.ts';
 import { AGENT_WORKFLOW_TYPE } from './messages.ts';
 import { RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
@@ -15,7 +16,7 @@ import type { ChildRunSummary, ToolOutcome } from './types.ts';
 /** Research sub-agent limits when the run sets none (SPEC §8). */
 const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };
 
-export async function runResearch({ run, input, limits }: Pick<ToolStep, 'run' | 'input' | 'limits'>, runKey: string, callKey: string, question: string): Promise<ToolOutcome> {
+export async function runResearch({ run, input, limits, offered }: Pick<ToolStep, 'run' | 'input' | 'limits' | 'offered'>, runKey: string, callKey: string, question: string): Promise<ToolOutcome> {
   const { state } = run;
   const startedMs = Date.now();
   const budgetLeft = limits.maxBudgetUsd - state.totalCostUsd;
@@ -32,10 +33,12 @@ export async function runResearch({ run, input, limits }: Pick<ToolStep, 'run' |
         goal: question,
         model: input.research?.model ?? input.model,
         system: RESEARCH_SYSTEM_PROMPT,
-        tools: researchToolNames(),
+        tools: researchToolNames(offered),
         limits: { maxTurns: input.research?.maxTurns ?? RESEARCH_DEFAULTS.maxTurns, maxBudgetUsd },
         ...(input.workspace ? { workspace: input.workspace } : {}),
         ...(input.stream !== undefined ? { stream: input.stream } : {}),
+        // A replayed run's children replay too, with the same tool mode.
+        ...(input.replay ? { replay: input.replay } : {}),
       },
     ],
   }).catch((error: unknown) => {
@@ -53,7 +56,9 @@ export async function runResearch({ run, input, limits }: Pick<ToolStep, 'run' |
   return { ms, ok: false, content: toolErrorText(`the research run stopped with status ${result.status} (${why}) before answering; ${result.turns} turns, $${result.totalCostUsd.toFixed(6)}`) };
 }
 
-/** A research run gets the read-only tools that run as activities (no research of its own). */
-function researchToolNames(): string[] {
-  return [...contractsByName.values()].filter((c) => c.readOnly && c.execution === 'activity').map((c) => c.name);
+/** A research run gets the read-only tools that run as activities (no research of its own), the run's read-only MCP tools included. */
+function researchToolNames(offered: ToolStep['offered']): string[] {
+  const builtin = [...contractsByName.values()].filter((c) => c.readOnly && c.execution === 'activity').map((c) => c.name);
+  const mcp = [...offered.values()].filter((c) => c.readOnly && isMcpToolName(c.name)).map((c) => c.name);
+  return [...builtin, ...mcp];
 }

@@ -3,6 +3,7 @@
  * Everything here crosses a Temporal payload boundary, so: plain data only.
  */
 import type { ClaimWarning, ReceiptEntry } from './claims.ts';
+import type { ReplayOptions } from './replay.ts';
 
 export const RUN_STATUSES = [
   'running',
@@ -124,6 +125,8 @@ export interface RunInput {
   outputSchema?: Record<string, unknown>;
   /** Continue-as-new after this many turns in one execution (also whenever Temporal suggests it). */
   continueAsNewEveryTurns?: number;
+  /** With a `recorded:<file>` model: how the replay's tools run (default dry-run: side effects are not repeated). */
+  replay?: ReplayOptions;
 }
 
 /**
@@ -313,4 +316,4 @@ export interface ToolOutcome {
 }
 
 /** The part of a run's state the server keeps in its memo while it runs (readable with no worker alive). */
-export type LiveRunState = Pick<RunState, 'status' | 'pending' | 'turns' | 'totalCostUsd' | 'updatedAt'>;
+export type LiveRunState = Pick<RunState, 'status' | 'pending' | 'turns' | 'toolCalls' | 'toolRuns' | 'costUsd' | 'totalCostUsd' | 'progress' | 'updatedAt'>;

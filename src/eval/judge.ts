@@ -3,7 +3,7 @@
  * turns, runs and dollars) and the answer's claims: the run's receipt, built from its trace, and the same
  * claim check a live run gets (workflows/claims.ts). Pure.
  */
-import { checkClaims, claimSpecsOf, splitClauses, type ClaimSpecs, type ClaimWarning, type Receipt } from '../../workflows/claims.ts';
+import { checkClaims, claimSpecsOf, formatReceipt, splitClauses, type ClaimSpecs, type ClaimWarning, type Receipt } from '../../workflows/claims.ts';
 import { receiptFromEvents, receiptToolsOf, type ReceiptTools } from '../../workflows/receipt.ts';
 import type { TraceLine } from '../../workflows/trace-events.ts';
 import type { RunResult } from '../../workflows/types.ts';
@@ -57,6 +57,7 @@ export function judge(
   const answer = result.output ?? '';
   const receipt = receiptFromEvents(trace, check.tools);
   const warnings = checkClaims(answer, receipt, check.specs);
+  if (expect.receipt !== undefined && formatReceipt(receipt) !== expect.receipt) trajectoryBroken.push(`receipt: expected "${expect.receipt}", got "${formatReceipt(receipt)}"`);
   for (const w of warnings) trajectoryBroken.push(`claim: ${w.message}`);
   for (const claim of expect.claims) {
     const pattern = new RegExp(claim.answer, 'is');

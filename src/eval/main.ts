@@ -24,7 +24,9 @@ if (!file) {
 }
 const tasks = loadTaskFile(path.resolve(file));
 // Each task's workspace is a copy under <data>/eval: that directory is a workspace root of this process.
-const rt = await openRuntime({ worker: true, scriptedModel: true, workspaceRoots: [...workspaceRoots(), path.join(dataDir(), 'eval')], log: (line) => console.error(line) });
+// Tasks that replay a recording: the in-process scripted model may read recordings from their directories.
+const recordingDirs = [...new Set(tasks.flatMap((t) => (t.recording ? [path.dirname(t.recording)] : [])))];
+const rt = await openRuntime({ worker: true, scriptedModel: true, recordingDirs, workspaceRoots: [...workspaceRoots(), path.join(dataDir(), 'eval')], log: (line) => console.error(line) });
 let failed = 0;
 try {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -81,7 +81,7 @@ export async function runEval(agents: AgentClient, tasks: readonly EvalTask[], o
 
 async function runTask(agents: AgentClient, task: EvalTask, options: EvalOptions): Promise<TaskReport> {
   // Everything that is not an eval field is run input.
-  const { name, approvals, inputs, expect, model, ...run } = task;
+  const { name, approvals, inputs, expect, model, recording: _recording, ...run } = task;
   const input: RunInput = { ...run, model: model ?? options.model, workspace: options.workspaceFor(task) };
   const started = performance.now();
   const { runId } = await agents.startRun(input);

@@ -1,9 +1,11 @@
 /** An eval task file (JSON or YAML): tasks, each a goal with the expectations it is judged by. */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { RUN_STATUSES } from '../../workflows/types.ts';
 import { runInputSchema } from '../run-input.ts';
+import { expandRecordedTasks } from '../recording/as-task.ts';
 
 const pattern = z.string().refine((p) => {
   try {
@@ -26,6 +28,8 @@ export const taskSchema = z
     name: z.string().min(1),
     ...runInputSchema.omit({ model: true, workspace: true }).shape,
     model: z.string().min(1).optional(),
+    /** A run recording (path relative to the task file) replayed instead of a model; it fills in the rest (src/recording/as-task.ts). */
+    recording: z.string().optional(),
     /** Decisions for the approvals the run asks for, in order. */
     approvals: z.array(z.union([z.literal('approve'), z.object({ reject: z.string().optional() })])).default([]),
     /** Answers to the run's ask_user questions, in order. */
@@ -40,6 +44,8 @@ export const taskSchema = z
         maxToolRuns: z.number().int().nonnegative().optional(),
         maxCostUsd: z.number().positive().optional(),
         claims: z.array(claimSchema).default([]),
+        /** The receipt, exactly as the CLI prints it ("done: write_file a.txt · rejected: …"). */
+        receipt: z.string().optional(),
       })
       .strict()
       .default({ status: 'completed', toolsRun: [], toolsNotRun: [], claims: [] }),
@@ -63,7 +69,13 @@ export function loadTaskFile(file: string): EvalTask[] {
   } catch (error) {
     throw new TaskFileError(`${file} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message}`);
   }
-  const parsed = taskFileSchema.safeParse(raw);
+  let expanded: unknown;
+  try {
+    expanded = expandRecordedTasks(raw, path.dirname(file));
+  } catch (error) {
+    throw new TaskFileError(`${file}: ${(error as Error).message}`);
+  }
+  const parsed = taskFileSchema.safeParse(expanded);
   if (!parsed.success) throw new TaskFileError(`${file}: ${z.prettifyError(parsed.error)}`);
   return parsed.data.tasks;
 }

@@ -14,6 +14,11 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Answer with this HTTP status (an error) instead of a completion. */
   status?: number;
+  /** With `status`: the error message (default: the scenario answered HTTP …). */
+  error?: string;
+  /** Usage to report instead of the deterministic estimate (a recording's), and the finish reason. */
+  usage?: { promptTokens: number; completionTokens: number };
+  finishReason?: string;
 }
 
 /** `turn` counts the assistant messages already in `messages`. Return undefined when the script has run out. */

@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Scenario, ScriptedMessage, ScriptedReply } from './scenario.ts';
 import { builtinScenarios } from './scenarios/index.ts';
+import { RecordingPlayer, type Divergence } from './recorded.ts';
+import { isRecordedModel } from '../../workflows/replay.ts';
 
 /** One request the server saw, for tests and overhead accounting. */
 export interface RecordedRequest {
@@ -37,6 +39,8 @@ export interface ScriptedModelServer {
   /** Base URL for the `openai` client, ending in `/v1`. */
   baseUrl: string;
   requests: RecordedRequest[];
+  /** Differences between replays and their recordings seen in lenient mode (`recorded:<file>#lenient`). */
+  divergences: Divergence[];
   close(): Promise<void>;
 }
 
@@ -48,6 +52,11 @@ export interface ScriptedModelOptions {
    * its code, so nothing outside them is ever imported. Default: none (built-in scenarios only).
    */
   scenarioDirs?: readonly string[];
+  /**
+   * Directories whose run recordings (`recorded:/abs/run.json`, JSON data, never code) this server may
+   * replay, besides `scenarioDirs`. Default: none.
+   */
+  recordingDirs?: readonly string[];
 }
 
 /** `AGENT_SCENARIO_DIRS` (separated by `:`): where a process that serves the scripted model may load scenarios from. */
@@ -59,8 +68,9 @@ export async function startScriptedModelServer(options: ScriptedModelOptions = {
   const requests: RecordedRequest[] = [];
   const scenarios = new Map<string, Promise<Scenario>>();
   const dirs = (options.scenarioDirs ?? []).map((d) => realOrResolved(d));
+  const recordings = new RecordingPlayer([...(options.recordingDirs ?? []), ...dirs]);
   const server: Server = createServer((req, res) => {
-    handle(req, res, requests, { cache: scenarios, dirs }).catch((error: unknown) => {
+    handle(req, res, requests, { cache: scenarios, dirs, recordings }).catch((error: unknown) => {
       if (!res.headersSent) sendError(res, 500, `scripted model server error: ${(error as Error).message}`);
       else res.destroy();
     });
@@ -70,6 +80,7 @@ export async function startScriptedModelServer(options: ScriptedModelOptions = {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    divergences: recordings.divergences,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -81,10 +92,19 @@ export async function startScriptedModelServer(options: ScriptedModelOptions = {
 interface ScenarioSource {
   cache: Map<string, Promise<Scenario>>;
   dirs: readonly string[];
+  recordings: RecordingPlayer;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[], scenarios: ScenarioSource) {
   if (req.method === 'GET' && req.url === '/v1/_requests') return sendJson(res, 200, requests);
+  // A replay's tool activity asks here for the recorded result of a side-effect call (dry run).
+  if (req.method === 'POST' && req.url === '/v1/_recorded/tool-result') {
+    try {
+      return sendJson(res, 200, scenarios.recordings.toolResult(JSON.parse(await readBody(req)) as Parameters<RecordingPlayer['toolResult']>[0]));
+    } catch (error) {
+      return sendError(res, 404, (error as Error).message);
+    }
+  }
   if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
     return sendError(res, 404, `No route ${req.method} ${req.url}: this server answers POST /v1/chat/completions.`);
   }
@@ -92,8 +112,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
   if (!body.success) return sendError(res, 400, `Invalid chat completion request: ${z.prettifyError(body.error)}`);
   const { model, tools, stream = false } = body.data;
   const messages = body.data.messages as ScriptedMessage[];
-  if (!model.startsWith('scripted:')) return sendError(res, 404, `Model "${model}" is not scripted: use "scripted:<name|path>".`);
-  const name = model.slice('scripted:'.length);
+  const recorded = isRecordedModel(model);
+  if (!model.startsWith('scripted:') && !recorded) return sendError(res, 404, `Model "${model}" is not scripted: use "scripted:<name|path>" or "recorded:<file>".`);
+  const name = recorded ? model : model.slice('scripted:'.length);
 
   const record: RecordedRequest = {
     id: requests.length + 1,
@@ -132,16 +153,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
   }
   if (reply.status && reply.status >= 400) {
     record.status = reply.status;
-    return sendError(res, reply.status, `Scenario "${name}" answered HTTP ${reply.status} on turn ${record.turn}.`);
+    return sendError(res, reply.status, reply.error ?? `Scenario "${name}" answered HTTP ${reply.status} on turn ${record.turn}.`);
   }
   const message = toAssistantMessage(reply);
   const usage = {
-    prompt_tokens: Math.ceil((JSON.stringify(messages).length + JSON.stringify(tools ?? []).length) / 4),
-    completion_tokens: Math.ceil(JSON.stringify(message).length / 4),
+    prompt_tokens: reply.usage?.promptTokens ?? Math.ceil((JSON.stringify(messages).length + JSON.stringify(tools ?? []).length) / 4),
+    completion_tokens: reply.usage?.completionTokens ?? Math.ceil(JSON.stringify(message).length / 4),
     total_tokens: 0,
   };
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
-  const finishReason = message.tool_calls ? 'tool_calls' : 'stop';
+  const finishReason = reply.finishReason ?? (message.tool_calls ? 'tool_calls' : 'stop');
   const id = `chatcmpl-scripted-${record.id}`;
   const created = Math.floor(record.startedAt / 1000);
   if (stream) writeStream(res, { id, created, model, message, finishReason, usage });
@@ -180,7 +201,8 @@ function writeStream(
   res.end('data: [DONE]\n\n');
 }
 
-async function loadScenario(name: string, { cache, dirs }: ScenarioSource): Promise<Scenario> {
+async function loadScenario(name: string, { cache, dirs, recordings }: ScenarioSource): Promise<Scenario> {
+  if (isRecordedModel(name)) return recordings.scenario(name);
   const builtin = Object.hasOwn(builtinScenarios, name) ? builtinScenarios[name] : undefined;
   if (builtin) return builtin;
   if (!path.isAbsolute(name)) {
