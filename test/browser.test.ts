@@ -125,6 +125,8 @@ describe('inbox and run page in Chromium', { skip: missing ?? false }, () => {
     await card.locator('a').click(); // the run id links to its page
     await inbox.waitForURL(`**/ui/runs/${runId}`);
     await inbox.locator('#status [data-status="completed"]').waitFor();
+    // The status comes from the state; the stream replays the run's events on its own connection.
+    await inbox.locator('#stream[data-connection="ended"]').waitFor();
     assert.match((await inbox.locator('#stream').textContent()) ?? '', /rejected.*by alice: “keep the logs for the audit”/);
     assert.match((await inbox.locator('#answer').textContent()) ?? '', /keep the logs for the audit/);
     await shot(inbox, 'run-rejected.png');
