@@ -6,6 +6,8 @@
  *   parked   worker RSS with N runs waiting for approval, and resume latency after a decision
  *   history  history bytes per turn
  *   store    store cost per turn, SQLite and PostgreSQL
+ *   sse      live events: store → SSE client latency and concurrent clients (its own process)
+ *   otel-mcp tracing on vs off per turn, MCP tool call vs built-in (its own process)
  *
  * npm run bench -- [--parked N] [--json file] [--only turns,cancel,…]
  *                   [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
@@ -23,8 +25,9 @@ import { benchParked } from './bench/parked.ts';
 import { jsonReport, renderReport, type BenchResults } from './bench/report.ts';
 import { benchStoreCost } from './bench/store-cost.ts';
 import { benchTurns } from './bench/turns.ts';
+import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
 
-const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store'] as const;
+const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
 const { values: flags } = parseArgs({
   options: {
     parked: { type: 'string', default: '200' },
@@ -64,6 +67,7 @@ try {
   await env.close();
 }
 console.log(renderReport(results));
+for (const name of Object.keys(CHILD_BENCHES) as ChildBench[]) if (only.has(name)) console.log(await runChildBench(name));
 if (flags.json) {
   writeFileSync(flags.json, JSON.stringify(jsonReport(results), null, 2) + '\n');
   console.error(`\nJSON written to ${flags.json}`);

@@ -6,7 +6,7 @@ import { FailureType } from './failures.ts';
 
 export const { callModel } = wf.proxyActivities<AgentActivities>({
   startToCloseTimeout: '10 minutes',
-  // Short enough that a dead worker's model call moves on quickly; the activity heartbeats every second.
+  // Short enough that a dead worker's model call moves on quickly; the activity heartbeats every 50 ms.
   heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',
