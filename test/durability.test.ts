@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { implementTool } from '../src/tools/define-tool.ts';
 import { builtinTools } from '../src/tools/registry.ts';
+import type { ToolRunRecord } from './helpers/cluster-hosts.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 import { activities, eventId, eventTypes, waitForHistory, workflowTaskWorkers } from './helpers/histories.ts';
@@ -50,22 +51,14 @@ async function runDurable(what: string, killAt?: KillPoint) {
   }
 }
 
-interface ToolRunLine {
-  runId: string;
-  callKey: string;
-  toolCallId: string;
-  tool: string;
-  attempt: number;
-  pid: number;
-}
 
-function toolRuns(runId: string): ToolRunLine[] {
+function toolRuns(runId: string): ToolRunRecord[] {
   const file = path.join(h.dataDir, 'tool-runs.jsonl');
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as ToolRunLine)
+    .map((l) => JSON.parse(l) as ToolRunRecord)
     .filter((r) => r.runId === runId);
 }
 

@@ -7,9 +7,9 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { defineToolContract, implementTool, type Tool } from '../tools/define-tool.ts';
+import { implementTool, type Tool } from '../tools/define-tool.ts';
 import { RetryableToolError } from '../tools/errors.ts';
-import type { McpToolDefinition } from '../tools/mcp-contracts.ts';
+import { contractFromMcpDefinition, type McpToolDefinition } from '../tools/mcp-contracts.ts';
 import type { McpServerConnection } from './connection.ts';
 import { McpServerUnavailableError } from './errors.ts';
 import { progressLabel, resultText } from './result-text.ts';
@@ -20,19 +20,9 @@ export const IDEMPOTENCY_META_KEY = 'io.github.durable-agent-harness/idempotency
 const tracer = () => trace.getTracer('agent-harness');
 
 export function createMcpTool(connection: McpServerConnection, definition: McpToolDefinition): Tool {
-  const contract = defineToolContract({
-    name: definition.name,
-    description: definition.description,
-    // The workflow validated the arguments against the schema the run was given; the server validates again.
-    input: z.record(z.string(), z.unknown()),
-    output: z.string(),
-    readOnly: definition.readOnly,
-    risk: definition.risk,
-    timeoutMs: definition.timeoutMs,
-    maxOutputChars: definition.maxOutputChars,
-    idempotent: definition.idempotent,
-    redact: definition.redact,
-  });
+  // The workflow's contract, with the arguments taken as they come: the workflow validated them against the
+  // schema the run was given, and the server validates again.
+  const contract = { ...contractFromMcpDefinition(definition), input: z.record(z.string(), z.unknown()) };
   const server = connection.config.name;
   return implementTool(contract, (args, ctx) =>
     tracer().startActiveSpan(

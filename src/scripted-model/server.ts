@@ -245,7 +245,7 @@ function sleepUnlessClosed(ms: number, res: ServerResponse): Promise<void> {
   });
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

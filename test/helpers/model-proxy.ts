@@ -5,8 +5,9 @@
  * `retry-after`, …) without the model server. A client that goes away aborts the upstream request, so
  * the model server still sees an aborted call as aborted.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../../src/scripted-model/server.ts';
 
 export interface ModelExchange {
   n: number;
@@ -117,11 +118,3 @@ export function offeredTools(exchange: ModelExchange): string[] {
   return (exchange.body.tools ?? []).map((t) => t.function.name);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
