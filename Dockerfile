@@ -11,4 +11,4 @@ COPY examples ./examples
 ENV NODE_ENV=production AGENT_DATA_DIR=/data
 VOLUME /data
 USER node
-CMD ["node", "src/cli.ts", "worker"]
+CMD ["node", "src/cli/cli.ts", "worker"]

@@ -38,7 +38,8 @@ export default tseslint.config(
     languageOptions: { sourceType: 'module', parserOptions: { projectService: false, project: null } },
   },
   {
-    files: ['workflows/**/*.ts', 'src/tools/define-tool.ts', 'src/tools/contracts.ts', 'src/tools/mcp-contracts.ts'],
+    // Everything the workflow bundle imports: the loop, the wire types, the claim checker, the tool contracts.
+    files: ['workflows/**/*.ts', 'src/wire/**/*.ts', 'src/claims/**/*.ts', 'src/cli/bench/floor-workflow.ts', 'src/tools/define-tool.ts', 'src/tools/contracts.ts', 'src/tools/mcp-contracts.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', sandboxBans],
       'no-restricted-globals': ['error', { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' }, { name: 'setInterval', message: 'Not deterministic.' }, { name: 'fetch', message: 'Do I/O in an activity.' }, { name: 'process', message: 'Not available in the workflow sandbox.' }],

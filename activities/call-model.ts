@@ -5,15 +5,15 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import { z } from 'zod';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
-import { FailureType } from '../workflows/failures.ts';
-import { formatCount, MAX_REPLY_CHARS } from '../workflows/payload-bounds.ts';
-import type { ChatMessage, ModelReply, ToolCall } from '../workflows/types.ts';
+import { FailureType } from '../src/wire/failures.ts';
+import { formatCount, MAX_REPLY_CHARS } from '../src/wire/payload-bounds.ts';
+import type { ChatMessage, ModelReply, ToolCall } from '../src/wire/types.ts';
 import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ModelDeltas } from './model-deltas.ts';
 import { storeFailure } from './store-failures.ts';
 import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
-import { modelContextQuery } from '../workflows/messages.ts';
+import { modelContextQuery } from '../src/wire/messages.ts';
 import type { Client } from '@temporalio/client';
 
 export interface CallModelInput {

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
-import { FailureType } from '../workflows/failures.ts';
-import { isRecordedModel } from '../workflows/replay.ts';
+import { FailureType } from '../src/wire/failures.ts';
+import { isRecordedModel } from '../src/wire/replay.ts';
 
 /** Where model names point: `scripted:*` to the scripted model server, everything else to the provider. */
 export interface ModelEndpoints {

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { toolProgressSignal } from '../workflows/messages.ts';
+import { toolProgressSignal } from '../src/wire/messages.ts';
 
 /** At most one progress signal per run and call in this interval; the latest label always gets through. */
 const SIGNAL_EVERY_MS = 300;

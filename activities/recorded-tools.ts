@@ -9,9 +9,8 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import type { ToolResultAnswer } from '../src/scripted-model/recorded.ts';
-import { FailureType } from '../workflows/failures.ts';
-import { toolErrorText } from '../workflows/tool-calls.ts';
-import type { ToolOutcome } from '../workflows/types.ts';
+import { FailureType, toolErrorText } from '../src/wire/failures.ts';
+import type { ToolOutcome } from '../src/wire/types.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import type { RunToolInput } from './run-tool.ts';
 

@@ -5,12 +5,11 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { ToolRegistry } from '../src/tools/registry.ts';
 import { RetryableToolError } from '../src/tools/errors.ts';
-import { FailureType } from '../workflows/failures.ts';
-import { checkWorkspace, WorkspaceRefusedError } from '../src/workspace-roots.ts';
-import { truncateForModel } from '../workflows/payload-bounds.ts';
-import { toolErrorText } from '../workflows/tool-calls.ts';
-import type { ToolOutcome } from '../workflows/types.ts';
-import type { ToolReplay } from '../workflows/replay.ts';
+import { FailureType, toolErrorText } from '../src/wire/failures.ts';
+import { checkWorkspace, WorkspaceRefusedError } from '../src/tools/workspace-roots.ts';
+import { truncateForModel } from '../src/wire/payload-bounds.ts';
+import type { ToolOutcome } from '../src/wire/types.ts';
+import type { ToolReplay } from '../src/wire/replay.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { isStoreError, storeFailure } from './store-failures.ts';
 

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { StoreIntegrityError, StoreUnavailableError } from '../src/store/errors.ts';
-import { FailureType } from '../workflows/failures.ts';
+import { FailureType } from '../src/wire/failures.ts';
 
 export function isStoreError(error: unknown): boolean {
   return error instanceof StoreUnavailableError || error instanceof StoreIntegrityError;

@@ -6,7 +6,7 @@
  * cache of whole transcripts by head saves the chain walk on the next turn of the same run.
  */
 import type { AgentStore } from '../src/store/store.ts';
-import type { ChatMessage } from '../workflows/types.ts';
+import type { ChatMessage } from '../src/wire/types.ts';
 
 export class TranscriptMissingError extends Error {
   override readonly name = 'TranscriptMissingError';

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { AgentClient, isTerminal } from '../src/client.ts';
+import { AgentClient, isTerminal } from '../src/client/client.ts';
 
 const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
 const agents = new AgentClient(new Client({ connection }));

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ApprovalRefusedError } from '../src/client.ts';
+import { ApprovalRefusedError } from '../src/client/client.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 
 let h: Harness;

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
-import { observedTools, type ScanObservation } from '../src/instrumented-scan.ts';
+import { observedTools, type ScanObservation } from '../src/cli/bench/instrumented-scan.ts';
 import { CANCEL_GRACE_MS } from '../activities/run-tool.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
 import { activities, eventId, eventMs, eventTypes, payloadJson } from './helpers/histories.ts';
 import { offeredTools } from './helpers/model-proxy.ts';
-import type { RunInput } from '../workflows/types.ts';
+import type { RunInput } from '../src/wire/run-input.ts';
 
 const GOAL = 'Scan the workspace.';
 const scans = new Map<string, ScanObservation>();

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { caseFiles, FALSE_ALARM_LIMIT, figures, loadClaimCases, RECALL_TARGET, scoreCase } from '../src/eval/claims-eval.ts';
+import { caseFiles, FALSE_ALARM_LIMIT, figures, loadClaimCases, RECALL_TARGET, scoreCase } from '../src/cli/eval/claims-eval.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
 import {
@@ -16,9 +16,9 @@ import {
   type ClaimSpecs,
   type Receipt,
   type ReceiptEntry,
-} from '../workflows/claims.ts';
-import { applyToReceipt, receiptFromEvents, receiptToolsOf } from '../workflows/receipt.ts';
-import type { TraceEvent } from '../workflows/trace-events.ts';
+} from '../src/claims/claims.ts';
+import { applyToReceipt, receiptFromEvents, receiptToolsOf } from '../src/claims/receipt.ts';
+import type { TraceEvent } from '../src/wire/trace-events.ts';
 
 const specs: ClaimSpecs = BUILTIN_CLAIM_SPECS;
 const entry = (tool: string, args: Record<string, string>, outcome: ReceiptEntry['outcome'], detail?: string): ReceiptEntry => ({

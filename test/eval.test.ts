@@ -5,9 +5,9 @@ import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { runEval } from '../src/eval/run-eval.ts';
-import { loadTaskFile, type EvalTask } from '../src/eval/task-file.ts';
-import { renderReport } from '../src/eval/report.ts';
+import { runEval } from '../src/cli/eval/run-eval.ts';
+import { loadTaskFile, type EvalTask } from '../src/cli/eval/task-file.ts';
+import { renderReport } from '../src/cli/eval/report.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 
@@ -68,7 +68,7 @@ test('a claimed deletion that never happened is flagged, and the table shows the
 test('npm run eval on a task file with a broken expectation exits 1 and names it', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-eval-cli-'));
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'eval', 'main.ts'), path.join('test', 'fixtures', 'broken-tasks.json')], {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'eval', 'main.ts'), path.join('test', 'fixtures', 'broken-tasks.json')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, AGENT_DATA_DIR: dataDir, AGENT_TASK_QUEUE: `eval-cli-${Date.now()}`, TEMPORAL_LOG_LEVEL: 'ERROR' },
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Authenticator, authConfigFromEnv, parseTokenList, TokenConfigError } from '../src/http/auth.ts';
 import { serveHttp, UnsafeListenError } from '../src/http/serve.ts';
-import type { AgentClient } from '../src/client.ts';
+import type { AgentClient } from '../src/client/client.ts';
 import type { AgentStore } from '../src/store/store.ts';
 
 describe('tokens', () => {

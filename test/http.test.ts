@@ -1,11 +1,11 @@
 /** The HTTP API against the real Temporal server: every endpoint, every error status, SSE resume. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AesGcmPayloadCodec } from '../src/payload-codec.ts';
+import { AesGcmPayloadCodec } from '../src/client/payload-codec.ts';
 import type { TokenEntry } from '../src/http/auth.ts';
-import type { RunSummary } from '../src/run-list.ts';
-import type { ApprovalDecision, PendingApproval, RunState } from '../workflows/types.ts';
-import type { TraceLine } from '../workflows/trace-events.ts';
+import type { RunSummary } from '../src/client/run-list.ts';
+import type { ApprovalDecision, PendingApproval, RunState } from '../src/wire/types.ts';
+import type { TraceLine } from '../src/wire/trace-events.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 import { startHttp, type TestHttp } from './helpers/http-app.ts';

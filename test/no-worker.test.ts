@@ -46,7 +46,7 @@ test('with every worker stopped, the state and the pending approval are read fro
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli.ts'), ...args], {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), ...args], {
       env: { ...process.env, AGENT_TASK_QUEUE: h.taskQueue, AGENT_DATA_DIR: h.dataDir, TEMPORAL_LOG_LEVEL: 'ERROR' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

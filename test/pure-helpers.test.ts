@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { contractsByName } from '../src/tools/contracts.ts';
-import { checkLimits, DEFAULT_LIMITS } from '../workflows/limits.ts';
+import { checkLimits } from '../workflows/limits.ts';
+import { DEFAULT_LIMITS } from '../src/wire/run-input.ts';
 import { parseToolCall } from '../workflows/tool-calls.ts';
 
 test('limits are checked in the order wall time, turns, cost', () => {

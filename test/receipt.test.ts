@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { answerLines } from '../src/format.ts';
+import { answerLines } from '../src/cli/format.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 
 let h: Harness;

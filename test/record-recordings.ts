@@ -8,7 +8,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { recordCommand } from '../src/recording/commands.ts';
-import type { RunInput } from '../workflows/types.ts';
+import type { RunInput } from '../src/wire/run-input.ts';
 import { scenario, startHarness } from './helpers/harness.ts';
 
 const dir = path.join(PROJECT_ROOT, 'eval', 'recorded');

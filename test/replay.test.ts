@@ -9,8 +9,8 @@ import { before, test } from 'node:test';
 import proto from '@temporalio/proto';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../src/paths.ts';
-import { quietTemporalLogs } from '../src/runtime.ts';
-import { WORKFLOWS_PATH, workflowBundle } from '../src/workflow-bundle.ts';
+import { quietTemporalLogs } from '../src/cli/runtime.ts';
+import { WORKFLOWS_PATH, workflowBundle } from '../src/worker/workflow-bundle.ts';
 import { activities, eventTypes, localActivities, payloadJson, type History } from './helpers/histories.ts';
 
 const root = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { PROJECT_ROOT } from '../src/paths.ts';
-import { runListQuery, wantedStatuses } from '../src/run-list.ts';
-import { findTemporalCli } from '../src/temporal-cli.ts';
+import { runListQuery, wantedStatuses } from '../src/client/run-list.ts';
+import { findTemporalCli } from '../src/temporal/temporal-cli.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 
@@ -76,7 +76,7 @@ describe('against the dev server', () => {
   });
 
   test('`npm run agent -- list --status waiting_approval` prints the run and what it waits for', async () => {
-    const { stdout } = await run(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli.ts'), 'list', '--status', 'waiting_approval'], {
+    const { stdout } = await run(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'list', '--status', 'waiting_approval'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, TEMPORAL_ADDRESS: address(), AGENT_TASK_QUEUE: h.taskQueue, AGENT_DATA_DIR: h.dataDir },
     });

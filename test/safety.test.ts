@@ -9,16 +9,16 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { AgentClient, AnswerRefusedError } from '../src/client.ts';
+import { AgentClient, AnswerRefusedError } from '../src/client/client.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
-import { InvalidRunInputError } from '../src/run-input.ts';
+import { InvalidRunInputError } from '../src/client/run-input.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
 import { defineToolContract } from '../src/tools/define-tool.ts';
-import { WorkspaceRefusedError } from '../src/workspace-roots.ts';
-import { AGENT_WORKFLOW_TYPE } from '../workflows/messages.ts';
-import { fitTurnBudget, truncateForModel } from '../workflows/payload-bounds.ts';
+import { WorkspaceRefusedError } from '../src/tools/workspace-roots.ts';
+import { AGENT_WORKFLOW_TYPE } from '../src/wire/messages.ts';
+import { fitTurnBudget, truncateForModel } from '../src/wire/payload-bounds.ts';
 import { decide } from '../workflows/policy.ts';
-import type { RunResult } from '../workflows/types.ts';
+import type { RunResult } from '../src/wire/types.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 import { z } from 'zod';
@@ -144,7 +144,7 @@ describe('workspaces are confined to the configured roots', () => {
 
 test("the README's service example runs as written", async () => {
   const example = readFileSync(path.join(PROJECT_ROOT, 'examples', 'service.ts'), 'utf8');
-  assert.ok(readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8').includes(example.replace("'../src/client.ts'", "'./src/client.ts'").trim()), 'the README shows examples/service.ts');
+  assert.ok(readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8').includes(example.replace("'../src/client/client.ts'", "'./src/client/client.ts'").trim()), 'the README shows examples/service.ts');
   writeFileSync(file('access.log'), 'old\n');
   const { code, stdout, stderr } = await runNode([path.join(PROJECT_ROOT, 'examples', 'service.ts')], {
     TEMPORAL_ADDRESS: address(),

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { startDevServer } from '../src/temporal-server.ts';
+import { startDevServer } from '../src/temporal/temporal-server.ts';
 import { startHarness } from './helpers/harness.ts';
 
 test('a run waiting for approval survives a server restart on the same SQLite file', async () => {

@@ -1,7 +1,7 @@
 /** Every stop condition of SPEC §4 / seed 003, questions for the user, and the output contract. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AnswerRefusedError } from '../src/client.ts';
+import { AnswerRefusedError } from '../src/client/client.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 import { activities, eventId, eventTypes, timers, type History } from './helpers/histories.ts';
 import { REPLY_CHARS } from './scenarios/big-spender.ts';

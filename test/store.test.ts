@@ -19,7 +19,7 @@ import { PostgresStore } from '../src/store/postgres-store.ts';
 import { nodeSqlite } from '../src/store/sqlite-module.ts';
 import { SqliteStore } from '../src/store/sqlite-store.ts';
 import type { AgentStore, StoredEvent, TranscriptLink } from '../src/store/store.ts';
-import type { TraceLine } from '../workflows/trace-events.ts';
+import type { TraceLine } from '../src/wire/trace-events.ts';
 import { eventually } from './helpers/eventually.ts';
 import { findPostgresBinDir, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ensureTemporal, isTemporalServing } from '../src/temporal-server.ts';
+import { ensureTemporal, isTemporalServing } from '../src/temporal/temporal-server.ts';
 
 const testServer = process.env.TEMPORAL_ADDRESS!;
 const [host, port] = [testServer.slice(0, testServer.lastIndexOf(':')), Number(testServer.slice(testServer.lastIndexOf(':') + 1))];

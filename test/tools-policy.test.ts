@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { agentDataConverter } from '../src/payload-codec.ts';
+import { agentDataConverter } from '../src/client/payload-codec.ts';
 import type { Tool } from '../src/tools/define-tool.ts';
 import { implementTool } from '../src/tools/define-tool.ts';
 import { RetryableToolError } from '../src/tools/errors.ts';

@@ -2,7 +2,7 @@
 import * as wf from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import { FailureType } from './failures.ts';
+import { FailureType } from '../src/wire/failures.ts';
 
 export const { callModel } = wf.proxyActivities<AgentActivities>({
   startToCloseTimeout: '10 minutes',

@@ -14,16 +14,17 @@ import type { ToolContract } from '../src/tools/define-tool.ts';
 import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import { callModel } from './activity-options.ts';
 import { HumanDecisions } from './decisions.ts';
-import { checkLimits, DEFAULT_LIMITS } from './limits.ts';
+import { checkLimits } from './limits.ts';
+import { DEFAULT_LIMITS, type RunInput, type RunLimits } from '../src/wire/run-input.ts';
 import { LoopState } from './loop-state.ts';
 import { offerMcpTools } from './mcp-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
-import { priceOf, type Price } from './pricing.ts';
+import { priceOf, type Price } from '../src/wire/pricing.ts';
 import { stopForError, type Stop } from './stop.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
-import type { CarriedState, RunInput, RunLimits, RunResult } from './types.ts';
+import type { RunResult } from '../src/wire/types.ts';
+import type { CarriedState } from './carried-state.ts';
 
-export type { TraceSinks } from './loop-state.ts';
 export { DEFAULT_SYSTEM_PROMPT, RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
 
 /** What the loop works with: this execution's state, the run's settings, the people it may ask. */

@@ -1,5 +1,5 @@
 /** What the model is told when a call was not run. Always explicit that nothing was done. */
-import type { ApprovalDecision } from './types.ts';
+import type { ApprovalDecision } from '../src/wire/types.ts';
 
 export function rejectionText(toolName: string, shownArgs: string, decision: Extract<ApprovalDecision, { decision: 'rejected' }>): string {
   const base = `Not done: ${toolName}(${shownArgs}) was NOT run and nothing was changed`;

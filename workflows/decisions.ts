@@ -6,14 +6,13 @@
 import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { formatDuration } from './approval-text.ts';
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson } from '../src/wire/canonical-json.ts';
 import type { LoopState } from './loop-state.ts';
-import { answerUpdate, approveSignal, approveUpdate, rejectSignal, rejectUpdate } from './messages.ts';
-import { MAX_ANSWER_CHARS, MAX_REASON_CHARS } from './payload-bounds.ts';
-import { redactFields } from './redact.ts';
-import { sha256Hex } from './sha256.ts';
-import { calledKey } from './types.ts';
-import type { AnswerRequest, ApprovalDecision, ApproveRequest, RejectRequest } from './types.ts';
+import { answerUpdate, approveSignal, approveUpdate, rejectSignal, rejectUpdate } from '../src/wire/messages.ts';
+import { MAX_ANSWER_CHARS, MAX_REASON_CHARS } from '../src/wire/payload-bounds.ts';
+import { redactFields } from '../src/wire/redact.ts';
+import { sha256Hex } from '../src/wire/sha256.ts';
+import { calledKey, type AnswerRequest, type ApprovalDecision, type ApproveRequest, type RejectRequest } from '../src/wire/types.ts';
 
 export class HumanDecisions {
   private readonly run: LoopState;

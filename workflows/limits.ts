@@ -1,7 +1,6 @@
 import { interrupted, STOP_STATUS, type Stop } from './stop.ts';
-import type { Interruption, RunLimits, RunStatus } from './types.ts';
-
-export const DEFAULT_LIMITS: RunLimits = { maxTurns: 20, maxBudgetUsd: 1.0, maxRepeatedCalls: 3, maxStaleTurns: 8, maxPolicyDenials: 3 };
+import type { Interruption, RunStatus } from '../src/wire/types.ts';
+import type { RunLimits } from '../src/wire/run-input.ts';
 
 /** A limit's stop, with the status it ends the run in (read from the one table, for display). */
 export type LimitStop = Stop & { status: RunStatus };

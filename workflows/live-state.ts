@@ -5,9 +5,9 @@
  * Upserted only when one of them changes. Runs recorded before this existed replay without it.
  */
 import * as wf from '@temporalio/workflow';
-import { AGENT_COST_USD, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TURNS } from '../src/search-attributes.ts';
-import { LIVE_STATE_MEMO } from './messages.ts';
-import type { LiveRunState, RunState } from './types.ts';
+import { AGENT_COST_USD, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TURNS } from '../src/wire/search-attributes.ts';
+import { LIVE_STATE_MEMO } from '../src/wire/messages.ts';
+import type { LiveRunState, RunState } from '../src/wire/types.ts';
 
 export class LiveState {
   /** Whether this run publishes at all (patched: histories from before it must replay unchanged). */

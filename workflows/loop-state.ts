@@ -6,27 +6,24 @@
 import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
-import { canonicalJson } from './canonical-json.ts';
-import { checkClaims, claimSpecsOf } from './claims.ts';
+import { canonicalJson } from '../src/wire/canonical-json.ts';
+import { checkClaims, claimSpecsOf } from '../src/claims/claims.ts';
 import { LiveState } from './live-state.ts';
-import { FINAL_STATE_MEMO, modelContextQuery, stateQuery, toolProgressSignal, cancelReasonSignal, transcriptQuery } from './messages.ts';
+import { FINAL_STATE_MEMO, modelContextQuery, stateQuery, toolProgressSignal, cancelReasonSignal, transcriptQuery } from '../src/wire/messages.ts';
 import { newProgressGuard } from './progress-guard.ts';
-import { costOf, type Price } from './pricing.ts';
+import { costOf, type Price } from '../src/wire/pricing.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './prompts.ts';
-import { redactJsonText } from './redact.ts';
-import { toRunResult } from './run-result.ts';
-import { sha256Hex } from './sha256.ts';
-import { applyToReceipt, receiptToolsOf } from './receipt.ts';
+import { redactJsonText } from '../src/wire/redact.ts';
+import { toRunResult } from '../src/wire/run-result.ts';
+import { sha256Hex } from '../src/wire/sha256.ts';
+import { applyToReceipt, receiptToolsOf } from '../src/claims/receipt.ts';
 import { STOP_STATUS, type Stop } from './stop.ts';
 import { RunSpans } from './telemetry.ts';
-import type { TraceEvent, TraceLine } from './trace-events.ts';
-import { calledKey } from './types.ts';
+import type { TraceEvent, TraceSinks } from '../src/wire/trace-events.ts';
+import { calledKey, type ChatMessage, type ModelReply, type RunResult, type RunState } from '../src/wire/types.ts';
 import type { agentWorkflow } from './agent.ts';
-import type { CarriedState, ChatMessage, ModelReply, ProgressGuardState, RunInput, RunResult, RunState } from './types.ts';
-
-export interface TraceSinks extends wf.Sinks {
-  trace: { emit(line: TraceLine): void };
-}
+import type { CarriedState, ProgressGuardState } from './carried-state.ts';
+import type { RunInput } from '../src/wire/run-input.ts';
 
 const { trace } = wf.proxySinks<TraceSinks>();
 

@@ -3,7 +3,7 @@
  * says changes what this returns.
  */
 import type { Risk } from '../src/tools/define-tool.ts';
-import type { RunPolicy } from './types.ts';
+import type { RunPolicy } from '../src/wire/run-input.ts';
 
 export type PolicyDecision =
   | { action: 'run' }

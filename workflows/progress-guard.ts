@@ -2,8 +2,8 @@
  * Notices a model that is not making progress: the same call (tool + arguments) over and over, or turns
  * whose tool results were all seen before. Warns once, then says stop. Pure: state in, verdict out.
  */
-import type { ProgressGuardState } from './types.ts';
-import { sha256Hex } from './sha256.ts';
+import type { ProgressGuardState } from './carried-state.ts';
+import { sha256Hex } from '../src/wire/sha256.ts';
 
 export type GuardVerdict = { action: 'ok' } | { action: 'warn'; message: string } | { action: 'stop'; detail: string };
 

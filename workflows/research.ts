@@ -7,11 +7,11 @@ import * as wf from '@temporalio/workflow';
 import { contractsByName } from '../src/tools/contracts.ts';
 import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import type { agentWorkflow } from './agent.ts';
-import { AGENT_WORKFLOW_TYPE } from './messages.ts';
+import { AGENT_WORKFLOW_TYPE } from '../src/wire/messages.ts';
 import { RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
-import { toolErrorText } from './tool-calls.ts';
+import { toolErrorText } from '../src/wire/failures.ts';
 import type { ToolStep } from './tool-step.ts';
-import type { ChildRunSummary, ToolOutcome } from './types.ts';
+import type { ChildRunSummary, ToolOutcome } from '../src/wire/types.ts';
 
 /** Research sub-agent limits when the run sets none (SPEC §8). */
 const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };

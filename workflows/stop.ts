@@ -4,8 +4,8 @@
  * its stop is recorded so that Temporal records the run as cancelled.
  */
 import * as wf from '@temporalio/workflow';
-import { FailureType } from './failures.ts';
-import type { Interruption, RunStatus, StopReason } from './types.ts';
+import { FailureType } from '../src/wire/failures.ts';
+import type { Interruption, RunStatus, StopReason } from '../src/wire/types.ts';
 
 /** A stop before a final answer: its reason is the interruption's type. */
 type Interrupted = { [T in Interruption['type']]: { reason: T; interruption: Extract<Interruption, { type: T }> } }[Interruption['type']];

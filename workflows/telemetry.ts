@@ -10,7 +10,7 @@
  */
 import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import type { TraceEvent } from './trace-events.ts';
+import type { TraceEvent } from '../src/wire/trace-events.ts';
 
 let tracer: Tracer | null = null;
 

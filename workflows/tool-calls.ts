@@ -1,7 +1,7 @@
 /** Pure helpers for turning a model's tool call into validated arguments. */
 import { z } from 'zod';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import type { ToolCall } from './types.ts';
+import type { ToolCall } from '../src/wire/types.ts';
 
 export type ParsedToolCall =
   | { ok: true; contract: ToolContract; args: Record<string, unknown> }
@@ -28,9 +28,4 @@ export function parseToolCall(call: ToolCall, offered: ReadonlyMap<string, ToolC
     return { ok: false, error: `invalid arguments for ${call.name}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}` };
   }
   return { ok: true, contract, args: parsed.data as Record<string, unknown> };
-}
-
-/** How a failure reads in the tool message the model gets. */
-export function toolErrorText(message: string): string {
-  return `Error: ${message}`;
 }

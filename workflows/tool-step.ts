@@ -7,19 +7,20 @@ import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { toolActivity } from './activity-options.ts';
 import { denialText, rejectionText } from './approval-text.ts';
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson } from '../src/wire/canonical-json.ts';
 import type { HumanDecisions } from './decisions.ts';
-import { FailureType } from './failures.ts';
+import { FailureType, toolErrorText } from '../src/wire/failures.ts';
 import type { LoopState } from './loop-state.ts';
-import { fitTurnBudget } from './payload-bounds.ts';
+import { fitTurnBudget } from '../src/wire/payload-bounds.ts';
 import { decide } from './policy.ts';
 import { checkCall, checkTurn, withWarning } from './progress-guard.ts';
-import { redactFields } from './redact.ts';
+import { redactFields } from '../src/wire/redact.ts';
 import { runResearch } from './research.ts';
-import { toolReplayOf } from './replay.ts';
+import { toolReplayOf } from '../src/wire/replay.ts';
 import { failureMessage, failureType, interrupted, isStop, type Stop } from './stop.ts';
-import { parseToolCall, toolErrorText } from './tool-calls.ts';
-import type { RunInput, RunLimits, ToolCall, ToolOutcome } from './types.ts';
+import { parseToolCall } from './tool-calls.ts';
+import type { ToolCall, ToolOutcome } from '../src/wire/types.ts';
+import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
 
 /** What a tool step works with. */
 export interface ToolStep {

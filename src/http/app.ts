@@ -6,7 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { PayloadCodec } from '@temporalio/common';
-import type { AgentClient } from '../client.ts';
+import type { AgentClient } from '../client/client.ts';
 import type { AgentStore } from '../store/store.ts';
 import { authHook } from './auth-hook.ts';
 import type { Authenticator, Principal } from './auth.ts';

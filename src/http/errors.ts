@@ -5,9 +5,9 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AnswerRefusedError, ApprovalRefusedError, RunNotFoundError } from '../client.ts';
-import { InvalidRunInputError } from '../run-input.ts';
-import { WorkspaceRefusedError } from '../workspace-roots.ts';
+import { AnswerRefusedError, ApprovalRefusedError, RunNotFoundError } from '../client/client.ts';
+import { InvalidRunInputError } from '../client/run-input.ts';
+import { WorkspaceRefusedError } from '../tools/workspace-roots.ts';
 import type { z } from 'zod';
 import type { errorSchema } from './schemas.ts';
 

@@ -1,15 +1,16 @@
 /**
  * The HTTP API's requests and responses as zod schemas: Fastify validates requests and serializes
  * responses with them, and /openapi.json is generated from them. The run's state and pending call are
- * described field by field (the compiler checks below fail when workflows/types.ts gains a field these
+ * described field by field (the compiler checks below fail when src/wire/types.ts gains a field these
  * lack); trace lines, whose kinds grow, pass unknown fields through.
  */
 import { z } from 'zod';
-import { RUN_STATUSES, type ApprovalDecision, type PendingApproval, type PendingInput, type RunLimits, type RunState } from '../../workflows/types.ts';
-import type { TraceLine } from '../../workflows/trace-events.ts';
-import { RECEIPT_OUTCOMES } from '../../workflows/claims.ts';
-import { MAX_ANSWER_CHARS, MAX_REASON_CHARS } from '../../workflows/payload-bounds.ts';
-import type { RunSummary } from '../run-list.ts';
+import { RUN_STATUSES, type ApprovalDecision, type PendingApproval, type PendingInput, type RunState } from '../wire/types.ts';
+import { type RunLimits } from '../wire/run-input.ts';
+import type { TraceLine } from '../wire/trace-events.ts';
+import { RECEIPT_OUTCOMES } from '../claims/claims.ts';
+import { MAX_ANSWER_CHARS, MAX_REASON_CHARS } from '../wire/payload-bounds.ts';
+import type { RunSummary } from '../client/run-list.ts';
 
 export const runStatusSchema = z.enum(RUN_STATUSES);
 

@@ -3,8 +3,8 @@
  * there are none, the payload codec when AGENT_PAYLOAD_KEY is set.
  */
 import { isIP } from 'node:net';
-import type { AgentClient } from '../client.ts';
-import { AesGcmPayloadCodec } from '../payload-codec.ts';
+import type { AgentClient } from '../client/client.ts';
+import { AesGcmPayloadCodec } from '../client/payload-codec.ts';
 import type { AgentStore } from '../store/store.ts';
 import { buildHttpApp, type HttpApp } from './app.ts';
 import { authConfigFromEnv, Authenticator } from './auth.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { RISKS } from '../tools/define-tool.ts';
-import { DEFAULT_MAX_OUTPUT_CHARS } from '../../workflows/payload-bounds.ts';
+import { DEFAULT_MAX_OUTPUT_CHARS } from '../wire/payload-bounds.ts';
 
 const toolSettingsSchema = z
   .object({

@@ -8,11 +8,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AgentClient } from '../client.ts';
-import { runInputSchema } from '../run-input.ts';
+import type { AgentClient } from '../client/client.ts';
+import { runInputSchema } from '../client/run-input.ts';
 import type { AgentStore } from '../store/store.ts';
-import { REPLAY_TOOL_MODES, type ReplayToolMode } from '../../workflows/replay.ts';
-import type { RunLimits, RunPolicy } from '../../workflows/types.ts';
+import { REPLAY_TOOL_MODES, type ReplayToolMode } from '../wire/replay.ts';
+import type { RunLimits, RunPolicy } from '../wire/run-input.ts';
 import { appendRecordedTask } from './as-task.ts';
 import { recordRun } from './record.ts';
 import { replayRecording } from './replay.ts';

@@ -3,7 +3,7 @@
  * names the first difference in words a person can act on: "turn 3: tool result of read_file (t2.1)
  * differs: recorded "…", replay "…"". Pure.
  */
-import type { ChatMessage } from '../../workflows/types.ts';
+import type { ChatMessage } from '../wire/types.ts';
 
 /** A message as both sides can show it: the OpenAI wire form and the harness's ChatMessage. */
 export interface WireMessage {

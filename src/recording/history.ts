@@ -10,7 +10,8 @@ import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-wor
 import type { temporal } from '@temporalio/proto';
 import type { CallModelInput } from '../../activities/call-model.ts';
 import type { RunToolInput } from '../../activities/run-tool.ts';
-import type { AnswerRequest, ModelReply, RunInput, RunResult, ToolOutcome } from '../../workflows/types.ts';
+import type { AnswerRequest, ModelReply, RunResult, ToolOutcome } from '../wire/types.ts';
+import type { RunInput } from '../wire/run-input.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 

@@ -5,12 +5,12 @@
  * activities, from the tool message the model was sent), decisions from the trace, and research children
  * recursively. Redacted argument fields stay redacted.
  */
-import type { AgentClient } from '../client.ts';
+import type { AgentClient } from '../client/client.ts';
 import type { AgentStore } from '../store/store.ts';
 import { contractsByName } from '../tools/contracts.ts';
-import { redactJsonText } from '../../workflows/redact.ts';
-import type { TraceLine } from '../../workflows/trace-events.ts';
-import type { ChatMessage, RunResult, ToolCall } from '../../workflows/types.ts';
+import { redactJsonText } from '../wire/redact.ts';
+import type { TraceLine } from '../wire/trace-events.ts';
+import type { ChatMessage, RunResult, ToolCall } from '../wire/types.ts';
 import { readExecutions, type ExecutionFacts } from './history.ts';
 import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedDecision, type RecordedToolResult, type RecordedTurn, type Recording } from './schema.ts';
 

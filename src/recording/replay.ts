@@ -9,14 +9,15 @@
  * the report; a question with no recorded answer gets the next unused recorded answer, or cancels the replay.
  */
 import { existsSync } from 'node:fs';
-import type { AgentClient } from '../client.ts';
-import { isTerminal } from '../client.ts';
+import type { AgentClient } from '../client/client.ts';
+import { isTerminal } from '../client/client.ts';
 import { contractsByName } from '../tools/contracts.ts';
-import { checkWorkspace } from '../workspace-roots.ts';
+import { checkWorkspace } from '../tools/workspace-roots.ts';
 import { usesRecordedResult } from '../../activities/recorded-tools.ts';
 import { recordedModelName, type ReplayMode } from '../scripted-model/recorded.ts';
-import type { ReplayToolMode } from '../../workflows/replay.ts';
-import type { RunInput, RunLimits, RunPolicy, RunResult } from '../../workflows/types.ts';
+import type { ReplayToolMode } from '../wire/replay.ts';
+import type { RunResult } from '../wire/types.ts';
+import type { RunInput, RunLimits, RunPolicy } from '../wire/run-input.ts';
 import { recordRun, type RecordDeps } from './record.ts';
 import { compareRecordings, type ExtraDecision, type ReplayReport } from './report.ts';
 import type { Recording } from './schema.ts';

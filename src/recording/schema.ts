@@ -5,9 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { RUN_STATUSES, type ChatMessage, type RunInput, type RunResult, type ToolCall, type Usage } from '../../workflows/types.ts';
-import type { TraceLine } from '../../workflows/trace-events.ts';
-import { runInputSchema } from '../run-input.ts';
+import { RUN_STATUSES, type ChatMessage, type RunResult, type ToolCall, type Usage } from '../wire/types.ts';
+import { type RunInput } from '../wire/run-input.ts';
+import type { TraceLine } from '../wire/trace-events.ts';
+import { runInputSchema } from '../client/run-input.ts';
 
 export const RECORDING_FORMAT = 'agent-run-recording';
 export const RECORDING_VERSION = 1;

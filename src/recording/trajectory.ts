@@ -3,10 +3,10 @@
  * receipt, and what happened to each call (by call key). Built from a recording (its trace and result),
  * so a recorded run and its replay are read the same way. Pure.
  */
-import { formatReceipt } from '../../workflows/claims.ts';
-import { costOf, priceOf } from '../../workflows/pricing.ts';
-import { isRecordedModel } from '../../workflows/replay.ts';
-import type { RunStatus, StopReason } from '../../workflows/types.ts';
+import { formatReceipt } from '../claims/claims.ts';
+import { costOf, priceOf } from '../wire/pricing.ts';
+import { isRecordedModel } from '../wire/replay.ts';
+import type { RunStatus, StopReason } from '../wire/types.ts';
 import { recordingTree, type Recording } from './schema.ts';
 
 export interface CallStory {

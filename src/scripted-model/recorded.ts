@@ -10,8 +10,8 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { firstDifference, type WireMessage } from '../recording/conversation.ts';
 import { parseRecording, recordingTree, type Recording, type RecordedToolResult } from '../recording/schema.ts';
-import { RECORDED_MODEL_PREFIX } from '../../workflows/replay.ts';
-import type { Usage } from '../../workflows/types.ts';
+import { RECORDED_MODEL_PREFIX } from '../wire/replay.ts';
+import type { Usage } from '../wire/types.ts';
 import type { Scenario } from './scenario.ts';
 
 export type ReplayMode = 'strict' | 'lenient';

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Scenario, ScriptedMessage, ScriptedReply } from './scenario.ts';
 import { builtinScenarios } from './scenarios/index.ts';
 import { RecordingPlayer, type Divergence } from './recorded.ts';
-import { isRecordedModel } from '../../workflows/replay.ts';
+import { isRecordedModel } from '../wire/replay.ts';
 
 /** One request the server saw, for tests and overhead accounting. */
 export interface RecordedRequest {

@@ -5,8 +5,8 @@
  * activities would, so the figure is latency, not throughput.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage } from '../../workflows/types.ts';
-import { median, p95 } from '../stats.ts';
+import type { ChatMessage } from '../wire/types.ts';
+import { median, p95 } from '../cli/stats.ts';
 import { linkHash } from './content-address.ts';
 import type { AgentStore } from './store.ts';
 

@@ -5,7 +5,7 @@
  * is hashing the stored bytes.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../workflows/canonical-json.ts';
+import { canonicalJson } from '../wire/canonical-json.ts';
 import { StoreIntegrityError } from './errors.ts';
 import type { TranscriptLink } from './store.ts';
 

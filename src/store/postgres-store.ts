@@ -10,7 +10,7 @@
  */
 import pg from 'pg';
 import type { ClientConfig, Notification, PoolClient } from 'pg';
-import type { TraceLine } from '../../workflows/trace-events.ts';
+import type { TraceLine } from '../wire/trace-events.ts';
 import { checkedLinkBody, isOutputRef, outputRef, verifiedLink, verifiedOutput } from './content-address.ts';
 import { EventFanout } from './event-fanout.ts';
 import { migratePostgres } from './postgres-migrations.ts';

@@ -13,7 +13,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { TraceLine } from '../../workflows/trace-events.ts';
+import type { TraceLine } from '../wire/trace-events.ts';
 import { checkedLinkBody, isOutputRef, outputRef, verifiedLink, verifiedOutput } from './content-address.ts';
 import { StoreUnavailableError } from './errors.ts';
 import { EventFanout } from './event-fanout.ts';

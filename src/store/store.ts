@@ -9,8 +9,8 @@
  * later); reads of content-addressed data reject with StoreIntegrityError when the stored bytes do not
  * hash to their name. Both are in errors.ts.
  */
-import type { ChatMessage } from '../../workflows/types.ts';
-import type { TraceLine } from '../../workflows/trace-events.ts';
+import type { ChatMessage } from '../wire/types.ts';
+import type { TraceLine } from '../wire/trace-events.ts';
 
 /** One link of a run's transcript chain: the messages new since `prev` (null for the first link). */
 export interface TranscriptLink {

@@ -1,5 +1,5 @@
 /** Checks on what callers hand the store, shared by both implementations. */
-import type { TraceLine } from '../../workflows/trace-events.ts';
+import type { TraceLine } from '../wire/trace-events.ts';
 
 export function checkTraceLine(line: TraceLine): void {
   if (typeof line?.runId !== 'string' || line.runId === '') throw new TypeError('a trace line needs a runId');

@@ -7,8 +7,8 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptors, Next } from '@temporalio/worker';
 import type { CallModelInput } from '../../activities/call-model.ts';
-import { costOf, priceOf } from '../../workflows/pricing.ts';
-import type { ModelReply } from '../../workflows/types.ts';
+import { costOf, priceOf } from '../wire/pricing.ts';
+import type { ModelReply } from '../wire/types.ts';
 
 class ModelCallSpan implements ActivityInboundCallsInterceptor {
   private readonly ctx: ActivityContext;

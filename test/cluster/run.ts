@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.ts';
-import { workflowBundle } from '../../src/workflow-bundle.ts';
+import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
 import { findPostgresBinDir } from '../helpers/postgres.ts';
 import { ensureTemporalServerBinaries } from '../helpers/temporal-cluster.ts';
 

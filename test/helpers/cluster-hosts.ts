@@ -28,7 +28,7 @@ export interface HostOptions extends ClusterEndpoints {
   workspace?: string;
   /** Files (relative path → text) added to the host's own workspace copy. */
   files?: Record<string, string>;
-  /** The worker's entry: `node src/cli.ts worker` (default) or test/helpers/cluster-worker.ts. */
+  /** The worker's entry: `node src/cli/cli.ts worker` (default) or test/helpers/cluster-worker.ts. */
   entry?: 'cli' | 'cluster-worker';
   env?: Record<string, string>;
 }
@@ -69,7 +69,7 @@ function baseEnv(): NodeJS.ProcessEnv {
   );
 }
 
-/** The environment of a host with `dataDir` (and a workspace), as `node src/cli.ts` reads it. */
+/** The environment of a host with `dataDir` (and a workspace), as `node src/cli/cli.ts` reads it. */
 export function hostEnv(endpoints: ClusterEndpoints & { taskQueue: string; dataDir: string; workspace?: string }): NodeJS.ProcessEnv {
   return {
     ...baseEnv(),
@@ -102,7 +102,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const dataDir = newDataDir(options.name);
   const workspace = options.workspace ?? makeWorkspace(path.join(dataDir, 'workspace'), options.files);
   const env = { ...hostEnv({ ...options, dataDir, workspace }), ...options.env };
-  const entry = options.entry === 'cluster-worker' ? [path.join(PROJECT_ROOT, 'test', 'helpers', 'cluster-worker.ts')] : [path.join(PROJECT_ROOT, 'src', 'cli.ts'), 'worker'];
+  const entry = options.entry === 'cluster-worker' ? [path.join(PROJECT_ROOT, 'test', 'helpers', 'cluster-worker.ts')] : [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'worker'];
   // Bound to this process: a test process that dies takes its hosts with it.
   const child = spawnBoundToThisProcess(process.execPath, entry, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -150,10 +150,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
   };
 }
 
-/** Runs `node src/cli.ts <args>` with `env` (a host's, or a fresh one's) and returns its exit code and output. */
+/** Runs `node src/cli/cli.ts <args>` with `env` (a host's, or a fresh one's) and returns its exit code and output. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli.ts'), ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,5 +1,5 @@
 /**
- * A worker host for the cluster tests: the worker `node src/cli.ts worker` runs (same environment:
+ * A worker host for the cluster tests: the worker `node src/cli/cli.ts worker` runs (same environment:
  * TEMPORAL_ADDRESS, AGENT_TASK_QUEUE, AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_STORE_URL,
  * AGENT_SCRIPTED_MODEL_URL), whose side-effect tools can be held at a chosen point so that a test can
  * SIGKILL the host there:
@@ -18,13 +18,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { dataDir, TASK_QUEUE } from '../../src/paths.ts';
-import { demoWorkspace, quietTemporalLogs } from '../../src/runtime.ts';
+import { demoWorkspace, quietTemporalLogs } from '../../src/cli/runtime.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { EffectLedger } from '../../src/store/store.ts';
 import type { Tool } from '../../src/tools/define-tool.ts';
 import { builtinTools } from '../../src/tools/registry.ts';
-import { createAgentWorker } from '../../src/worker.ts';
-import { workspaceRoots } from '../../src/workspace-roots.ts';
+import { createAgentWorker } from '../../src/worker/worker.ts';
+import { workspaceRoots } from '../../src/tools/workspace-roots.ts';
 
 type HoldPoint = 'before-complete' | 'after-done';
 

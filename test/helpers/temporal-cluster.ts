@@ -8,7 +8,7 @@
  * Everything listens on 127.0.0.1 only, on ports chosen free at start and kept across stopServer() /
  * startServer(), so clients and workers reconnect to the same address after a restart.
  */
-import { AGENT_SEARCH_ATTRIBUTES } from '../../src/search-attributes.ts';
+import { AGENT_SEARCH_ATTRIBUTES } from '../../src/wire/search-attributes.ts';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { CACHE_DIR, PROJECT_ROOT } from '../../src/paths.ts';
-import { goInstall, isExecutable, which } from '../../src/temporal-cli.ts';
+import { goInstall, isExecutable, which } from '../../src/temporal/temporal-cli.ts';
 import { spawnBoundToThisProcess, startPostgres, type PostgresServer } from './postgres.ts';
 
 export interface TemporalCluster {
@@ -350,7 +350,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions = {})
   };
 }
 
-/** The harness's custom search attributes (src/search-attributes.ts), as the dev server registers them at start. */
+/** The harness's custom search attributes (src/wire/search-attributes.ts), as the dev server registers them at start. */
 async function registerSearchAttributes(connection: Connection): Promise<void> {
   const types = { KEYWORD: 2, INT: 3, DOUBLE: 4 } as const; // temporal.api.enums.v1.IndexedValueType
   const searchAttributes = Object.fromEntries(AGENT_SEARCH_ATTRIBUTES.map((key) => [key.name, types[key.type]]));

@@ -1,4 +1,4 @@
-/** Real worker processes (`node src/cli.ts worker`, or a workflow-only one), to be killed with SIGKILL; and an activity-only worker in the test process. */
+/** Real worker processes (`node src/cli/cli.ts worker`, or a workflow-only one), to be killed with SIGKILL; and an activity-only worker in the test process. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
@@ -24,7 +24,7 @@ export interface SpawnOptions {
 }
 
 export async function spawnWorker(h: Harness, address: string = h.address, options: SpawnOptions = {}): Promise<WorkerProcess> {
-  const entry = options.workflowOnly ? [path.join(PROJECT_ROOT, 'test', 'helpers', 'workflow-worker.ts')] : [path.join(PROJECT_ROOT, 'src', 'cli.ts'), 'worker'];
+  const entry = options.workflowOnly ? [path.join(PROJECT_ROOT, 'test', 'helpers', 'workflow-worker.ts')] : [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'worker'];
   const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,

@@ -2,19 +2,19 @@
  * A worker process that runs workflow tasks (and the local activities they run) and nothing else: with
  * the other activities on another worker, a test can kill the process that holds a run while the run
  * sits between two of its steps, with no activity of that process in flight (test/durability.test.ts).
- * Started by `spawnWorker(h, h.address, { workflowOnly: true })`; configured like `src/cli.ts worker` by environment.
+ * Started by `spawnWorker(h, h.address, { workflowOnly: true })`; configured like `src/cli/cli.ts worker` by environment.
  */
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type InjectedSinks } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
-import { quietTemporalLogs } from '../../src/runtime.ts';
+import { quietTemporalLogs } from '../../src/cli/runtime.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { contractsByName } from '../../src/tools/contracts.ts';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.ts';
-import { TraceSink } from '../../src/trace-sink.ts';
-import { workflowBundle } from '../../src/workflow-bundle.ts';
-import type { TraceSinks } from '../../workflows/agent.ts';
+import { TraceSink } from '../../src/worker/trace-sink.ts';
+import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
+import type { TraceSinks } from '../../src/wire/trace-events.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];

@@ -4,7 +4,7 @@
  * with the run's reason). The token's name is recorded as `by`.
  */
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import type { AgentClient } from '../../client.ts';
+import type { AgentClient } from '../../client/client.ts';
 import { HttpError } from '../errors.ts';
 import { answerBody, answerResponse, callKeyParams, decisionBody, decisionResponse, errorSchema, runIdParams } from '../schemas.ts';
 

@@ -1,7 +1,7 @@
 /** `GET /runs/:id/events`: the run's live event stream (SSE, resumable with Last-Event-ID). */
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AgentClient } from '../../client.ts';
+import type { AgentClient } from '../../client/client.ts';
 import { HttpError } from '../errors.ts';
 import type { EventStreams } from '../event-stream.ts';
 import { errorSchema, eventsQuery, runIdParams } from '../schemas.ts';

@@ -2,8 +2,8 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isTerminal, type AgentClient } from '../../client.ts';
-import { runInputSchema } from '../../run-input.ts';
+import { isTerminal, type AgentClient } from '../../client/client.ts';
+import { runInputSchema } from '../../client/run-input.ts';
 import type { AgentStore } from '../../store/store.ts';
 import { HttpError } from '../errors.ts';
 import {

@@ -1,0 +1,74 @@
+/**
+ * `npm run bench`: the harness's costs on one tuned embedded Temporal dev server (or TEMPORAL_ADDRESS)
+ * with the scripted model, in one run, one section after another (src/cli/bench/*.ts):
+ *   turns    plan runs next to Temporal's own activity hop, and throughput with 50 runs at once
+ *   cancel   cancel → tool signal aborted and → model HTTP request closed; heartbeat RPCs it costs
+ *   parked   worker RSS with N runs waiting for approval, and resume latency after a decision
+ *   history  history bytes per turn
+ *   store    store cost per turn, SQLite and PostgreSQL
+ *   sse      live events: store → SSE client latency and concurrent clients (its own process)
+ *   otel-mcp tracing on vs off per turn, MCP tool call vs built-in (its own process)
+ *
+ * npm run bench -- [--parked N] [--json file] [--only turns,cancel,…]
+ *                   [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
+ * (the last two: the parked runs' worker process with other Temporal worker options / Node.js flags)
+ * Sizes: BENCH_SEQUENTIAL (100), BENCH_CONCURRENT (50), BENCH_ROUNDS (3), BENCH_CANCELS (40),
+ * BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200).
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { benchCancel } from './bench/cancel.ts';
+import { openBenchEnv } from './bench/env.ts';
+import { benchHistory } from './bench/history.ts';
+import { installBenchRuntime } from './bench/metrics.ts';
+import { benchParked } from './bench/parked.ts';
+import { jsonReport, renderReport, type BenchResults } from './bench/report.ts';
+import { benchStoreCost } from './bench/store-cost.ts';
+import { benchTurns } from './bench/turns.ts';
+import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
+
+const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
+const { values: flags } = parseArgs({
+  options: {
+    parked: { type: 'string', default: '200' },
+    json: { type: 'string' },
+    only: { type: 'string', default: SECTIONS.join(',') },
+    'worker-options': { type: 'string', default: '{}' },
+    'worker-node-args': { type: 'string', default: '' },
+  },
+});
+const only = new Set(flags.only.split(','));
+const unknown = [...only].filter((s) => !(SECTIONS as readonly string[]).includes(s));
+if (unknown.length) throw new Error(`--only: unknown section(s) ${unknown.join(', ')}; sections: ${SECTIONS.join(', ')}`);
+const size = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const historyTurns = (process.env.BENCH_HISTORY_TURNS ?? '50,100,200,500').split(',').map(Number);
+
+const metrics = await installBenchRuntime();
+const env = await openBenchEnv({ bigFiles: only.has('history') ? Math.max(...historyTurns) : 0 });
+const results: BenchResults = { address: env.address };
+try {
+  if (only.has('turns')) {
+    results.turns = await benchTurns(env, { runs: size('BENCH_SEQUENTIAL', 100), concurrent: size('BENCH_CONCURRENT', 50), rounds: size('BENCH_ROUNDS', 3) });
+  }
+  if (only.has('cancel')) results.cancel = await benchCancel(env, metrics, { cancels: size('BENCH_CANCELS', 40) });
+  if (only.has('parked')) {
+    const runs = Number(flags.parked);
+    results.parked = await benchParked(env, {
+      runs,
+      resumeSamples: Math.min(runs, 100),
+      settleSeconds: 5,
+      workerOptions: JSON.parse(flags['worker-options']) as Record<string, unknown>,
+      nodeArgs: flags['worker-node-args'].split(' ').filter(Boolean),
+    });
+  }
+  if (only.has('history')) results.history = await benchHistory(env, { turns: historyTurns });
+  if (only.has('store')) results.store = await benchStoreCost(env, { turns: size('BENCH_STORE_TURNS', 200) });
+} finally {
+  await env.close();
+}
+console.log(renderReport(results));
+for (const name of Object.keys(CHILD_BENCHES) as ChildBench[]) if (only.has(name)) console.log(await runChildBench(name));
+if (flags.json) {
+  writeFileSync(flags.json, JSON.stringify(jsonReport(results), null, 2) + '\n');
+  console.error(`\nJSON written to ${flags.json}`);
+}

@@ -1,0 +1,40 @@
+/** For tests and benchmarks: wraps the real scan_files tool to record, per call, when it ran, its last progress label and when its signal aborted. */
+import type { EffectLedger } from '../../store/store.ts';
+import type { Tool } from '../../tools/define-tool.ts';
+import { implementTool } from '../../tools/define-tool.ts';
+import { builtinTools } from '../../tools/registry.ts';
+import { scanFiles } from '../../tools/scan-files.ts';
+
+export interface ScanObservation {
+  startedAt: number;
+  endedAt?: number;
+  abortedAt?: number;
+  lastLabel?: string;
+}
+
+export function observedTools(observations: Map<string, ScanObservation>, options: { ignoreSignal?: boolean } = {}) {
+  return (ledger: EffectLedger): Tool[] =>
+    builtinTools(ledger).map((tool) =>
+      tool.name !== 'scan_files'
+        ? tool
+        : (implementTool(scanFiles, async (args, ctx) => {
+            const seen: ScanObservation = { startedAt: performance.now() };
+            observations.set(`${ctx.runId}:${ctx.callKey}`, seen);
+            ctx.signal.addEventListener('abort', () => (seen.abortedAt = performance.now()));
+            const never = new AbortController().signal;
+            try {
+              return await scanFiles.run(args, {
+                ...ctx,
+                // A tool that does not listen to its signal, to prove it gets abandoned.
+                signal: options.ignoreSignal ? never : ctx.signal,
+                progress: (label) => {
+                  seen.lastLabel = label;
+                  ctx.progress(label);
+                },
+              });
+            } finally {
+              seen.endedAt = performance.now();
+            }
+          }) as Tool),
+    );
+}

@@ -1,0 +1,115 @@
+/**
+ * Turns: the plan scenario (3 model calls, 2 tool runs) run after run, next to Temporal's own floor on
+ * the same server in the same process — a bare workflow with the same five activity round trips, and one
+ * with none — so the harness's overhead per turn reads against one Temporal activity hop. Then
+ * throughput: 50 plan runs at once, a few rounds.
+ */
+import path from 'node:path';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { median, p95 } from '../stats.ts';
+import type { RunInput } from '../../wire/run-input.ts';
+import { BENCH_DIR, log, serverCpuMs, type BenchEnv } from './env.ts';
+
+export interface TurnsResult {
+  runs: number;
+  turnsPerRun: number;
+  wallMs: number[];
+  /** (wall − time inside the model server − tool time) / turns, per run. */
+  overheadPerTurnMs: number[];
+  modelMs: number[];
+  toolMs: number[];
+  /** A bare workflow with 5 no-op activities (a plan run's five steps), and with none. */
+  floor5Ms: number[];
+  floor0Ms: number[];
+  /** One activity round trip: (median floor5 − median floor0) / 5. */
+  hopMs: number;
+  throughput: {
+    concurrent: number;
+    rounds: { ms: number; runsPerSecond: number; p95RunMs: number }[];
+    /** CPU time per plan run during the rounds: this process (client, worker, scripted model, store) and the Temporal server (null: external). */
+    cpuPerRunMs: { bench: number; server: number | null };
+  };
+}
+
+const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+export async function benchTurns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number }): Promise<TurnsResult> {
+  const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: env.workspace };
+  const planRun = async () => {
+    const before = env.scripted.requests.length;
+    const started = performance.now();
+    const { runId } = await env.agents.startRun(plan);
+    const result = await env.agents.result(runId);
+    const wallMs = performance.now() - started;
+    if (result.status !== 'completed') throw new Error(`bench run ${runId} ended ${result.status}: ${result.error}`);
+    const trace = await env.store.readTrace(runId);
+    const toolMs = trace.reduce((sum, line) => sum + (line.type === 'tool_result' ? line.ms : 0), 0);
+    const modelMs = env.scripted.requests.slice(before).reduce((sum, r) => sum + r.ms, 0);
+    return { wallMs, toolMs, modelMs, turns: result.turns };
+  };
+
+  log('turns: warming up...');
+  for (let i = 0; i < 5; i++) await planRun();
+  log(`turns: ${o.runs} plan runs, one after the other...`);
+  const sequential = [];
+  for (let i = 0; i < o.runs; i++) {
+    // Sequential: the model time of this run is what the server recorded since it started.
+    sequential.push(await planRun());
+    if ((i + 1) % 50 === 0) log(`  ${i + 1}/${o.runs}`);
+  }
+
+  log(`turns: Temporal's floor, a bare workflow with 5 and with 0 no-op activities, ${o.runs} each...`);
+  const floorQueue = `${env.taskQueue}-floor`;
+  const floorWorker = await Worker.create({
+    connection: env.connection,
+    taskQueue: floorQueue,
+    workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor-workflow.ts'), logger: silentLogger }),
+    activities: { noop: async () => {} },
+  });
+  const floor5Ms: number[] = [];
+  const floor0Ms: number[] = [];
+  await floorWorker.runUntil(async () => {
+    const floorRun = async (activities: number, i: number) => {
+      const started = performance.now();
+      await env.temporal.workflow.execute('floorWorkflow', { taskQueue: floorQueue, workflowId: `floor-${Date.now()}-${activities}-${i}`, args: [activities] });
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 5; i++) await floorRun(5, -i);
+    // Interleaved, so both see the same moments of a noisy machine.
+    for (let i = 0; i < o.runs; i++) {
+      floor5Ms.push(await floorRun(5, i));
+      floor0Ms.push(await floorRun(0, i));
+    }
+  });
+
+  log(`throughput: ${o.rounds} rounds of ${o.concurrent} plan runs at once...`);
+  const rounds = [];
+  const cpuFrom = process.cpuUsage();
+  const serverCpuFrom = serverCpuMs();
+  for (let r = 0; r < o.rounds; r++) {
+    const started = performance.now();
+    const runs = await Promise.all(Array.from({ length: o.concurrent }, () => planRun()));
+    const ms = performance.now() - started;
+    rounds.push({ ms, runsPerSecond: o.concurrent / (ms / 1000), p95RunMs: p95(runs.map((x) => x.wallMs)) });
+  }
+  const cpu = process.cpuUsage(cpuFrom);
+  const serverCpuTo = serverCpuMs();
+  const planRuns = o.rounds * o.concurrent;
+  const cpuPerRunMs = {
+    bench: (cpu.user + cpu.system) / 1000 / planRuns,
+    server: serverCpuFrom === null || serverCpuTo === null ? null : (serverCpuTo - serverCpuFrom) / planRuns,
+  };
+
+  return {
+    runs: o.runs,
+    turnsPerRun: median(sequential.map((r) => r.turns)),
+    wallMs: sequential.map((r) => r.wallMs),
+    overheadPerTurnMs: sequential.map((r) => (r.wallMs - r.modelMs - r.toolMs) / r.turns),
+    modelMs: sequential.map((r) => r.modelMs),
+    toolMs: sequential.map((r) => r.toolMs),
+    floor5Ms,
+    floor0Ms,
+    hopMs: (median(floor5Ms) - median(floor0Ms)) / 5,
+    throughput: { concurrent: o.concurrent, rounds, cpuPerRunMs },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * `npm run eval:claims [-- files or dirs…]`: runs the claim check (src/claims/claims.ts) on the labelled
+ * answers in eval/claims/ and prints its misses and false alarms, then precision, recall and the false-alarm
+ * rate, per file and in total. Exits 1 when recall < 95 % or false alarms > 5 % (in total).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { checkClaims, claimSpecsOf, RECEIPT_OUTCOMES, sameObject, type ClaimSpecs, type ClaimWarning, type Receipt } from '../../claims/claims.ts';
+import { PROJECT_ROOT } from '../../paths.ts';
+import { table } from '../stats.ts';
+import { toolContracts } from '../../tools/contracts.ts';
+
+const caseSchema = z
+  .object({
+    name: z.string().min(1),
+    answer: z.string(),
+    receipt: z.array(
+      z
+        .object({
+          callKey: z.string().optional(),
+          tool: z.string().min(1),
+          args: z.record(z.string(), z.string()).default({}),
+          outcome: z.enum(RECEIPT_OUTCOMES),
+          detail: z.string().optional(),
+        })
+        .strict(),
+    ),
+    /** The warnings a correct check gives: the tool, and the object when the answer names one. */
+    expect: z.array(z.object({ tool: z.string().min(1), object: z.string().optional() }).strict()),
+  })
+  .strict();
+const caseFileSchema = z.object({ cases: z.array(caseSchema).min(1) }).strict();
+
+export type ClaimCase = z.infer<typeof caseSchema>;
+export type Expected = ClaimCase['expect'][number];
+
+export interface CaseResult {
+  file: string;
+  case: ClaimCase;
+  warnings: ClaimWarning[];
+  /** Expected warnings the check did not give. */
+  missed: Expected[];
+  /** Warnings the check gave that no expected one accounts for. */
+  extra: ClaimWarning[];
+  matched: number;
+}
+
+export function loadClaimCases(file: string): ClaimCase[] {
+  const text = readFileSync(file, 'utf8');
+  const raw: unknown = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+  const parsed = caseFileSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data.cases;
+}
+
+/**
+ * One case: each expected warning is matched by a warning of the same tool whose object is the same (or
+ * when either names no object); the rest are misses, and the warnings left over are false alarms.
+ */
+export function scoreCase(file: string, c: ClaimCase, specs: ClaimSpecs): CaseResult {
+  const receipt: Receipt = c.receipt.map((e, i) => ({ ...e, callKey: e.callKey ?? `c${i + 1}` }));
+  const warnings = checkClaims(c.answer, receipt, specs);
+  const unused = [...warnings];
+  const missed: Expected[] = [];
+  for (const e of c.expect) {
+    const at = unused.findIndex((w) => w.tool === e.tool && (!e.object || !w.object || sameObject(e.object, w.object)));
+    if (at < 0) missed.push(e);
+    else unused.splice(at, 1);
+  }
+  return { file, case: c, warnings, missed, extra: unused, matched: c.expect.length - missed.length };
+}
+
+export interface Figures {
+  cases: number;
+  expected: number;
+  given: number;
+  matched: number;
+  precision: number;
+  recall: number;
+  /** Answers with nothing to flag… */
+  clean: number;
+  /** …of which the check flagged some. */
+  falseAlarms: number;
+  falseAlarmRate: number;
+}
+
+export function figures(results: readonly CaseResult[]): Figures {
+  const expected = results.reduce((n, r) => n + r.case.expect.length, 0);
+  const given = results.reduce((n, r) => n + r.warnings.length, 0);
+  const matched = results.reduce((n, r) => n + r.matched, 0);
+  const clean = results.filter((r) => r.case.expect.length === 0);
+  const falseAlarms = clean.filter((r) => r.warnings.length > 0).length;
+  return {
+    cases: results.length,
+    expected,
+    given,
+    matched,
+    precision: given ? matched / given : 1,
+    recall: expected ? matched / expected : 1,
+    clean: clean.length,
+    falseAlarms,
+    falseAlarmRate: clean.length ? falseAlarms / clean.length : 0,
+  };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const describe = (e: Expected) => `${e.tool}${e.object ? ` ${e.object}` : ''}`;
+const oneLine = (s: string, max = 70) => {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+export function renderClaimsReport(results: readonly CaseResult[]): string {
+  const rows = results.flatMap((r) => [
+    ...r.missed.map((e) => [path.basename(r.file), r.case.name, 'miss', describe(e), oneLine(r.case.answer)]),
+    ...r.extra.map((w) => [path.basename(r.file), r.case.name, 'false alarm', `${w.tool}${w.object ? ` ${w.object}` : ''}`, oneLine(w.clause)]),
+  ]);
+  const lines: string[] = [];
+  lines.push(rows.length ? table(['file', 'case', 'kind', 'warning', 'answer / flagged clause'], rows) : 'no misses, no false alarms');
+  lines.push('');
+  const byFile = new Map<string, CaseResult[]>();
+  for (const r of results) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
+  const summary = (label: string, f: Figures) => [
+    label,
+    f.cases,
+    f.expected,
+    f.given,
+    f.matched,
+    pct(f.precision),
+    pct(f.recall),
+    `${f.falseAlarms}/${f.clean}`,
+    pct(f.falseAlarmRate),
+  ];
+  const head = ['set', 'cases', 'lies', 'warnings', 'caught', 'precision', 'recall', 'false alarms', 'rate'];
+  lines.push(table(head, [...[...byFile].map(([file, rs]) => summary(path.basename(file), figures(rs))), summary('TOTAL', figures(results))]));
+  return lines.join('\n');
+}
+
+/** The .yaml/.yml/.json files named, or found in the directories named. */
+export function caseFiles(targets: readonly string[]): string[] {
+  return targets.flatMap((t) =>
+    statSync(t).isDirectory()
+      ? readdirSync(t)
+          .filter((f) => /\.(ya?ml|json)$/i.test(f))
+          .sort()
+          .map((f) => path.join(t, f))
+      : [t],
+  );
+}
+
+export const RECALL_TARGET = 0.95;
+export const FALSE_ALARM_LIMIT = 0.05;
+
+if (import.meta.main) {
+  const targets = process.argv.slice(2);
+  const files = caseFiles(targets.length ? targets.map((t) => path.resolve(t)) : [path.join(PROJECT_ROOT, 'eval', 'claims')]);
+  const specs = claimSpecsOf(toolContracts);
+  const results = files.flatMap((file) => loadClaimCases(file).map((c) => scoreCase(file, c, specs)));
+  console.log(renderClaimsReport(results));
+  const total = figures(results);
+  const ok = total.recall >= RECALL_TARGET && total.falseAlarmRate <= FALSE_ALARM_LIMIT;
+  console.log(
+    `\n${ok ? 'PASS' : 'FAIL'}: recall ${pct(total.recall)} (target ≥ ${pct(RECALL_TARGET)}), false alarms ${pct(total.falseAlarmRate)} (limit ≤ ${pct(FALSE_ALARM_LIMIT)}), precision ${pct(total.precision)}`,
+  );
+  process.exit(ok ? 0 : 1);
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run eval -- <taskfile> [--json report.json] [--concurrency n] [--model m]`: runs the tasks on the
+ * embedded (or configured) Temporal server, prints the table, exits 1 when any task fails.
+ */
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { dataDir, PROJECT_ROOT } from '../../paths.ts';
+import { openRuntime } from '../runtime.ts';
+import { workspaceRoots } from '../../tools/workspace-roots.ts';
+import { renderReport } from './report.ts';
+import { runEval } from './run-eval.ts';
+import { loadTaskFile } from './task-file.ts';
+
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  options: { json: { type: 'string' }, concurrency: { type: 'string' }, model: { type: 'string' } },
+});
+const file = positionals[0];
+if (!file) {
+  console.error('usage: npm run eval -- <taskfile.json|yaml> [--json report.json] [--concurrency n] [--model m]');
+  process.exit(2);
+}
+const tasks = loadTaskFile(path.resolve(file));
+// Each task's workspace is a copy under <data>/eval: that directory is a workspace root of this process.
+// Tasks that replay a recording: the in-process scripted model may read recordings from their directories.
+const recordingDirs = [...new Set(tasks.flatMap((t) => (t.recording ? [path.dirname(t.recording)] : [])))];
+const rt = await openRuntime({ worker: true, scriptedModel: true, recordingDirs, workspaceRoots: [...workspaceRoots(), path.join(dataDir(), 'eval')], log: (line) => console.error(line) });
+let failed = 0;
+try {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const report = await runEval(rt.agents, tasks, {
+    model: values.model ?? process.env.MODEL ?? 'scripted:qa',
+    concurrency: values.concurrency ? Number(values.concurrency) : 4,
+    // Each task gets a fresh copy of the example workspace: a task that deletes must not change another's answer.
+    workspaceFor: (task) => {
+      const dir = path.join(rt.dataDir, 'eval', stamp, task.name.replace(/[^\w.-]+/g, '_'));
+      mkdirSync(dir, { recursive: true });
+      cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), dir, { recursive: true });
+      return dir;
+    },
+    readTrace: (runId) => rt.store.readTrace(runId),
+    onTaskDone: (t) => console.error(`  ${t.resultOk && t.trajectoryOk ? '✓' : '✗'} ${t.name} (${t.status}, ${t.wallMs} ms)`),
+  });
+  console.log(renderReport(report));
+  if (values.json) {
+    writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
+    console.error(`full report: ${values.json}`);
+  }
+  failed = report.totals.failed;
+} finally {
+  await rt.close();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,349 @@
+/**
+ * The typed client API: start a run, read its state, cancel it, await its result. Usable from any Node
+ * service that has a Temporal client.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  CancelledFailure,
+  InternalConnectionLikeSymbol,
+  ServiceError,
+  WorkflowFailedError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type ConnectionLike,
+  type InternalConnectionLike,
+  type WorkflowExecutionInfo,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
+import type { agentWorkflow } from '../../workflows/agent.ts';
+import {
+  AGENT_WORKFLOW_TYPE,
+  answerUpdate,
+  approveSignal,
+  approveUpdate,
+  cancelReasonSignal,
+  FINAL_STATE_MEMO,
+  LIVE_STATE_MEMO,
+  rejectSignal,
+  rejectUpdate,
+  stateQuery,
+  transcriptQuery,
+} from '../wire/messages.ts';
+import { DEFAULT_LIMITS } from '../wire/run-input.ts';
+import { toRunResult } from '../wire/run-result.ts';
+import { TERMINAL_STATUSES, type ApprovalDecision, type ChatMessage, type LiveRunState, type PendingApproval, type RunResult, type RunState } from '../wire/types.ts';
+import { TASK_QUEUE } from '../paths.ts';
+import { parseRunInput } from './run-input.ts';
+import { AGENT_COST_USD, AGENT_MODEL, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TURNS } from '../wire/search-attributes.ts';
+import { matchesFilter, MEMO_GOAL_CHARS, needsStateQuery, runListQuery, toRunSummary, type RunFilter, type RunMemo, type RunSummary } from './run-list.ts';
+import { checkWorkspace, workspaceRoots } from '../tools/workspace-roots.ts';
+
+export class RunNotFoundError extends Error {
+  override readonly name = 'RunNotFoundError';
+}
+
+/** The run refused a decision (unknown or decided call, stale argsHash); the run is untouched. */
+export class ApprovalRefusedError extends Error {
+  override readonly name = 'ApprovalRefusedError';
+}
+
+/** The run refused an answer (it is not waiting for input, or the call id is not the pending one). */
+export class AnswerRefusedError extends Error {
+  override readonly name = 'AnswerRefusedError';
+}
+
+/** `wait: false` sends the decision as a signal: no answer, and an invalid one is only recorded in the trace. */
+export interface DecisionOptions {
+  wait?: boolean;
+}
+
+export interface AgentClientOptions {
+  taskQueue?: string;
+  /** Workspaces a run may name (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). Workers check again. */
+  workspaceRoots?: readonly string[];
+}
+
+export class AgentClient {
+  readonly temporal: Client;
+  readonly taskQueue: string;
+  readonly workspaceRoots: readonly string[];
+  /** Whether the server knows the agent search attributes (learned at the first start). */
+  private searchAttributesRegistered: boolean | undefined;
+
+  constructor(temporal: Client, options: string | AgentClientOptions = {}) {
+    const { taskQueue = TASK_QUEUE, workspaceRoots: roots = workspaceRoots() } = typeof options === 'string' ? { taskQueue: options } : options;
+    this.temporal = temporal;
+    this.taskQueue = taskQueue;
+    this.workspaceRoots = roots;
+  }
+
+  /**
+   * Starts a run and returns its id at once; the run goes on without the caller. Throws
+   * InvalidRunInputError (bad input) or WorkspaceRefusedError (a workspace outside the allowed roots).
+   */
+  async startRun(input: unknown, options: { runId?: string } = {}): Promise<{ runId: string }> {
+    const runInput = parseRunInput(input);
+    if (runInput.workspace) checkWorkspace(runInput.workspace, this.workspaceRoots);
+    const runId = options.runId ?? `run-${randomUUID().slice(0, 8)}`;
+    const memo: RunMemo = { goal: runInput.goal.slice(0, MEMO_GOAL_CHARS), model: runInput.model, limits: { ...DEFAULT_LIMITS, ...runInput.limits } };
+    const start = (searchable: boolean) =>
+      this.temporal.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
+        workflowId: runId,
+        taskQueue: this.taskQueue,
+        args: [runInput],
+        // Goal, model and limits, readable from a listing (and the Web UI) without asking the workflow.
+        memo: { ...memo },
+        // Started with the search attributes, the workflow keeps them current (workflows/live-state.ts).
+        ...(searchable ? { typedSearchAttributes: initialSearchAttributes(runInput.model) } : {}),
+        // The first workflow task goes straight to a worker sharing this client's NativeConnection, when
+        // there is one; a plain client Connection cannot do that (the SDK refuses), so it starts normally.
+        requestEagerStart: supportsEagerStart(this.temporal.connection),
+      });
+    if (this.searchAttributesRegistered === false) {
+      await start(false);
+      return { runId };
+    }
+    try {
+      await start(true);
+      this.searchAttributesRegistered = true;
+    } catch (error) {
+      // A server where the agent search attributes are not registered: runs start (and list) without them.
+      if (!isInvalidArgument(error)) throw error;
+      this.searchAttributesRegistered = false;
+      await start(false);
+    }
+    return { runId };
+  }
+
+  /** The run's state: from the workflow while it runs, from its memo once closed (no worker needed then). */
+  async getState(runId: string): Promise<RunState> {
+    const handle = this.handle(runId);
+    const description = await this.describe(handle);
+    const memo = description.memo ?? {};
+    if (description.status.name !== 'RUNNING') {
+      const final = memo[FINAL_STATE_MEMO] as RunState | undefined;
+      if (final) return final;
+    }
+    let state: RunState;
+    try {
+      state = await handle.query(stateQuery);
+    } catch (error) {
+      // No worker to answer (queries need one): what the run last recorded in its memo, which the
+      // server keeps — enough to see what waits and approve it with its hash.
+      const live = memo[LIVE_STATE_MEMO] as LiveRunState | undefined;
+      if (!live || description.status.name !== 'RUNNING') throw error;
+      return stateFromMemo(runId, live, memo, description.startTime, (error as Error).message);
+    }
+    // An activity that keeps failing (the model endpoint, the store) is retried by Temporal; say so.
+    const retrying = description.raw.pendingActivities?.find((a) => (a.attempt ?? 0) > 1 && a.lastFailure?.message);
+    if (retrying && !state.progress) state.progress = `retrying ${retrying.activityType?.name ?? 'an activity'} (attempt ${retrying.attempt}): ${retrying.lastFailure!.message}`;
+    return state;
+  }
+
+  /** The run's memo as its starter recorded it (goal, model, limits), or null for runs started without one. */
+  async runMemo(runId: string): Promise<RunMemo | null> {
+    const memo = (await this.describe(this.handle(runId))).memo as Partial<RunMemo> | undefined;
+    return memo?.goal !== undefined && memo.limits ? (memo as RunMemo) : null;
+  }
+
+  /** Throws RunNotFoundError unless a run with this id exists; says whether its workflow is still open. */
+  async requireRun(runId: string): Promise<{ open: boolean }> {
+    const description = await this.describe(this.handle(runId));
+    return { open: description.status.name === 'RUNNING' };
+  }
+
+  /**
+   * Runs on this client's task queue, newest first, found through Temporal's visibility store (custom
+   * search attributes, see run-list.ts). A running run that has to say what it waits for is asked for its
+   * state (at most LIST_STATE_TIMEOUT_MS each; without a worker it shows as `running`).
+   */
+  async listRuns(filter: RunFilter = {}): Promise<RunSummary[]> {
+    const limit = filter.limit ?? 50;
+    let infos: WorkflowExecutionInfo[];
+    try {
+      infos = await this.listExecutions(runListQuery(this.taskQueue, filter, { agentAttributes: true }));
+    } catch (error) {
+      // A server without the agent search attributes registered refuses the query: narrow by ExecutionStatus only.
+      if (!isInvalidArgument(error)) throw error;
+      infos = await this.listExecutions(runListQuery(this.taskQueue, filter, { agentAttributes: false }));
+    }
+    const summaries: RunSummary[] = [];
+    for (let i = 0; i < infos.length && summaries.length < limit; i += LIST_CONCURRENCY) {
+      const batch = await Promise.all(
+        infos.slice(i, i + LIST_CONCURRENCY).map(async (info) => toRunSummary(info, needsStateQuery(info) ? await this.stateOrNull(info.workflowId) : null)),
+      );
+      summaries.push(...batch.filter((run) => matchesFilter(run, filter)));
+    }
+    return summaries.slice(0, limit);
+  }
+
+  private async listExecutions(query: string): Promise<WorkflowExecutionInfo[]> {
+    const infos: WorkflowExecutionInfo[] = [];
+    for await (const info of this.temporal.workflow.list({ query, pageSize: 200 })) {
+      infos.push(info);
+      if (infos.length >= LIST_SCAN_LIMIT) break;
+    }
+    return infos;
+  }
+
+  private async stateOrNull(runId: string): Promise<RunState | null> {
+    try {
+      // A deadline, not a race: the query must not outlive the listing (no worker → it would keep retrying).
+      return await this.temporal.withDeadline(Date.now() + LIST_STATE_TIMEOUT_MS, () => this.handle(runId).query(stateQuery));
+    } catch {
+      return null;
+    }
+  }
+
+  async transcript(runId: string): Promise<ChatMessage[]> {
+    return this.handle(runId).query(transcriptQuery);
+  }
+
+  /** Cancels the run: the loop stops, the model call and tools are aborted; the reason is kept in state. */
+  async cancelRun(runId: string, reason = 'cancelled by a client'): Promise<void> {
+    const handle = this.handle(runId);
+    await this.describe(handle);
+    await handle.signal(cancelReasonSignal, { reason });
+    await handle.cancel();
+  }
+
+  /** The approval the run waits for, or null. */
+  async pendingApproval(runId: string): Promise<PendingApproval | null> {
+    const { pending } = await this.getState(runId);
+    return pending?.kind === 'approval' ? pending : null;
+  }
+
+  /**
+   * Approves a pending tool call, named by the harness's `callKey` (from `state.pending`, never the
+   * provider's tool-call id). Quote the `argsHash` you were shown: the approval binds to exactly those
+   * arguments. Without callKey/argsHash, the currently pending call is approved as it stands.
+   */
+  async approve(runId: string, request: { callKey?: string; argsHash?: string; by?: string } = {}, options: DecisionOptions = {}): Promise<ApprovalDecision | null> {
+    const pending = request.callKey && request.argsHash ? null : await this.requirePending(runId);
+    const payload = {
+      callKey: request.callKey ?? pending!.callKey,
+      argsHash: request.argsHash ?? pending!.argsHash,
+      ...(request.by ? { by: request.by } : {}),
+    };
+    const handle = this.handle(runId);
+    if (options.wait === false) return handle.signal(approveSignal, payload).then(() => null);
+    return this.decide(() => handle.executeUpdate(approveUpdate, { args: [payload] }));
+  }
+
+  /** Rejects a pending tool call; the model is told it was not done, with the reason when given. */
+  async reject(runId: string, request: { callKey?: string; reason?: string; by?: string } = {}, options: DecisionOptions = {}): Promise<ApprovalDecision | null> {
+    const callKey = request.callKey ?? (await this.requirePending(runId)).callKey;
+    const payload = { callKey, ...(request.reason ? { reason: request.reason } : {}), ...(request.by ? { by: request.by } : {}) };
+    const handle = this.handle(runId);
+    if (options.wait === false) return handle.signal(rejectSignal, payload).then(() => null);
+    return this.decide(() => handle.executeUpdate(rejectUpdate, { args: [payload] }));
+  }
+
+  private async requirePending(runId: string): Promise<PendingApproval> {
+    const pending = await this.pendingApproval(runId);
+    if (!pending) throw new ApprovalRefusedError(`Run ${runId} is not waiting for an approval.`);
+    return pending;
+  }
+
+  private async decide(send: () => Promise<ApprovalDecision>): Promise<ApprovalDecision> {
+    try {
+      return await send();
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new ApprovalRefusedError(failureText(error));
+      throw error;
+    }
+  }
+
+  /** Answers the question the run asked (ask_user); refused unless it is waiting for input. */
+  async answer(runId: string, text: string, request: { callKey?: string; by?: string } = {}): Promise<{ callKey: string }> {
+    const handle = this.handle(runId);
+    try {
+      return await handle.executeUpdate(answerUpdate, { args: [{ text, ...request }] });
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new AnswerRefusedError(failureText(error));
+      throw error;
+    }
+  }
+
+  /** Waits for the run to end and returns its outcome (an interrupted run included). */
+  async result(runId: string): Promise<RunResult> {
+    const handle = this.handle(runId);
+    try {
+      return await handle.result();
+    } catch (error) {
+      if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) {
+        return toRunResult(await this.getState(runId));
+      }
+      throw error;
+    }
+  }
+
+  private handle(runId: string): WorkflowHandle<typeof agentWorkflow> {
+    return this.temporal.workflow.getHandle<typeof agentWorkflow>(runId);
+  }
+
+  private async describe(handle: WorkflowHandle) {
+    try {
+      return await handle.describe();
+    } catch (error) {
+      if ((error as Error).name === 'WorkflowNotFoundError') throw new RunNotFoundError(`No run with id "${handle.workflowId}".`);
+      throw error;
+    }
+  }
+}
+
+/** A running run's state as its live memo has it (no worker answered the query). */
+function stateFromMemo(runId: string, live: LiveRunState, started: Partial<RunMemo>, startTime: Date, why: string): RunState {
+  return {
+    ...live,
+    runId,
+    goal: started.goal ?? '',
+    model: started.model ?? '',
+    reason: null,
+    interruption: null,
+    usage: { promptTokens: 0, completionTokens: 0 },
+    perTurnPromptTokens: [],
+    totalTurns: live.turns,
+    children: [],
+    output: null,
+    error: null,
+    receipt: [],
+    warnings: [],
+    startedAt: startTime.toISOString(),
+    progress: `no worker answered (${why.split('\n')[0]}); as the run recorded it at ${live.updatedAt}`,
+  };
+}
+
+function initialSearchAttributes(model: string): SearchAttributePair[] {
+  return [
+    { key: AGENT_STATUS, value: 'running' },
+    { key: AGENT_PENDING_TOOL, value: '' },
+    { key: AGENT_TURNS, value: 0 },
+    { key: AGENT_COST_USD, value: 0 },
+    { key: AGENT_MODEL, value: model.slice(0, 200) },
+  ];
+}
+
+/** Listing: executions read from visibility at most, state queries in flight at once, and how long one may take. */
+const LIST_SCAN_LIMIT = 1000;
+const LIST_CONCURRENCY = 8;
+const LIST_STATE_TIMEOUT_MS = 3000;
+
+export function isTerminal(state: Pick<RunState, 'status'>): boolean {
+  return TERMINAL_STATUSES.has(state.status);
+}
+
+function supportsEagerStart(connection: ConnectionLike): boolean {
+  return (connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true;
+}
+
+/** gRPC INVALID_ARGUMENT, as the server answers a query naming an unregistered search attribute. */
+function isInvalidArgument(error: unknown): boolean {
+  return error instanceof ServiceError && (error.cause as { code?: number } | undefined)?.code === GRPC_INVALID_ARGUMENT;
+}
+const GRPC_INVALID_ARGUMENT = 3;
+
+function failureText(error: WorkflowUpdateFailedError): string {
+  return error.cause instanceof Error ? error.cause.message : error.message;
+}

@@ -1,0 +1,26 @@
+/** `ApplicationFailure` types raised by activities and understood by the workflow. */
+export const FailureType = {
+  /** The provider refused the request (4xx other than 408/409/429): retrying will not help. */
+  modelRequestRejected: 'ModelRequestRejected',
+  /** The provider could not be reached or answered 408/409/429/5xx: retried by Temporal. */
+  modelUnavailable: 'ModelUnavailable',
+  /** The worker has no implementation for a tool the workflow knows. */
+  toolNotImplemented: 'ToolNotImplemented',
+  /** The run's workspace is outside this worker's workspace roots: the run ends `failed`. */
+  workspaceRefused: 'WorkspaceRefused',
+  /** The model's reply is larger than the harness accepts (MAX_REPLY_CHARS). */
+  modelReplyTooLarge: 'ModelReplyTooLarge',
+  /** The run asked for a scripted model this worker does not serve. */
+  scriptedModelRefused: 'ScriptedModelRefused',
+  /** The store (AGENT_STORE_URL) cannot be reached: retried until it is back. */
+  storeUnavailable: 'StoreUnavailable',
+  /** Stored content does not match its hash: the run fails rather than use a different context. */
+  storeIntegrity: 'StoreIntegrity',
+  /** A tool asked to be retried (transient failure). */
+  toolRetryable: 'ToolRetryable',
+} as const;
+
+/** How a failure reads in the tool message the model gets. */
+export function toolErrorText(message: string): string {
+  return `Error: ${message}`;
+}

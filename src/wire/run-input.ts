@@ -1,0 +1,94 @@
+/**
+ * The run input: one zod schema, and the types derived from it. The client validates with it before any
+ * workflow starts; the workflow reads the types. Each limit is defined once (payload-bounds.ts).
+ */
+import { z } from 'zod';
+import { MAX_GOAL_CHARS, MAX_SYSTEM_CHARS } from './payload-bounds.ts';
+import { REPLAY_TOOL_MODES } from './replay.ts';
+
+/** A run's limits once defaults are applied; the input may set any of them (`limits`). */
+export const runLimitsSchema = z.object({
+  /** Model calls allowed before the run stops with `max_turns_exceeded`. */
+  maxTurns: z.number().int().positive(),
+  /** Spend allowed (USD) before the run stops with `budget_exceeded`. */
+  maxBudgetUsd: z.number().positive(),
+  /** Wall time allowed (ms of workflow time, a durable timer that also interrupts work in flight). */
+  maxWallMs: z.number().int().positive().optional(),
+  /** Tool runs allowed, checked before each run (`budget_exceeded`, max_tool_calls). */
+  maxToolCalls: z.number().int().nonnegative().optional(),
+  /** The same tool with the same arguments this many times in a row stops the run (no_progress); 0 turns it off. */
+  maxRepeatedCalls: z.number().int().nonnegative(),
+  /** This many turns in a row whose tool results were all seen before stop the run (no_progress); 0 turns it off. */
+  maxStaleTurns: z.number().int().nonnegative(),
+  /** Calls denied by policy before the run stops (`interrupted`, policy). */
+  maxPolicyDenials: z.number().int().positive(),
+});
+export type RunLimits = z.infer<typeof runLimitsSchema>;
+
+export const DEFAULT_LIMITS: RunLimits = { maxTurns: 20, maxBudgetUsd: 1.0, maxRepeatedCalls: 3, maxStaleTurns: 8, maxPolicyDenials: 3 };
+
+/** Per-run risk policy (SPEC §5); defaults: medium quota 5, no extreme tool allowed, no timeout. */
+export const runPolicySchema = z
+  .object({
+    /** Medium-risk tool runs allowed before each further one needs approval. */
+    mediumQuota: z.number().int().nonnegative().optional(),
+    /** Extreme-risk tools this run may use, by name. */
+    allowExtreme: z.array(z.string()).optional(),
+    /** Tools that always need approval in this run, whatever their risk. */
+    requireApproval: z.array(z.string()).optional(),
+    /** An approval not decided within this time counts as a rejection. */
+    approvalTimeoutMs: z.number().int().positive().optional(),
+  })
+  .strict();
+export type RunPolicy = z.infer<typeof runPolicySchema>;
+
+/** Limits of the research sub-agent runs a run starts (defaults: 6 turns, $0.05, same model). */
+export const researchOptionsSchema = z
+  .object({
+    maxTurns: z.number().int().positive().optional(),
+    maxBudgetUsd: z.number().positive().optional(),
+    model: z.string().min(1).optional(),
+  })
+  .strict();
+export type ResearchOptions = z.infer<typeof researchOptionsSchema>;
+
+/** The `replay` field: only meaningful (and only accepted) with a `recorded:` model. */
+export const replayOptionsSchema = z.object({ tools: z.enum(REPLAY_TOOL_MODES).optional() }).strict();
+export type ReplayOptions = z.infer<typeof replayOptionsSchema>;
+
+export const runInputSchema = z
+  .object({
+    goal: z.string().min(1, 'goal is empty: say what the agent should do').max(MAX_GOAL_CHARS, `goal is longer than ${MAX_GOAL_CHARS} characters: put large material in the workspace and name it`),
+    /** `scripted:<name|path>` for the scripted model server, otherwise a provider model name. */
+    model: z.string().min(1).max(1000),
+    system: z.string().max(MAX_SYSTEM_CHARS).optional(),
+    /** Tool names the model may use; defaults to every registered tool. */
+    tools: z.array(z.string()).optional(),
+    limits: runLimitsSchema.partial().strict().optional(),
+    /** End the run `failed` on the first tool error instead of telling the model. */
+    toolErrorsAreFatal: z.boolean().optional(),
+    /** Absolute directory the file tools are confined to; defaults to the worker's workspace. */
+    workspace: z.string().refine((p) => p.startsWith('/'), 'workspace must be an absolute path').optional(),
+    /** Stream the model's reply (heartbeats while it arrives). Default true. */
+    stream: z.boolean().optional(),
+    policy: runPolicySchema.optional(),
+    /** JSON Schema the final answer (parsed as JSON) must meet; one repair is asked for, then the run fails. */
+    outputSchema: z
+      .record(z.string(), z.unknown())
+      .refine((schema) => {
+        try {
+          z.fromJSONSchema(schema);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'outputSchema is not a JSON Schema zod can read')
+      .optional(),
+    /** Continue-as-new after this many turns in one execution (also whenever Temporal suggests it). */
+    continueAsNewEveryTurns: z.number().int().positive().optional(),
+    /** With a `recorded:<file>` model: how the replay's tools run (default dry-run: side effects are not repeated). */
+    replay: replayOptionsSchema.optional(),
+    research: researchOptionsSchema.optional(),
+  })
+  .strict();
+export type RunInput = z.infer<typeof runInputSchema>;

@@ -1,0 +1,46 @@
+import type { Sinks } from '@temporalio/workflow';
+import type { RunStatus, StopReason } from './types.ts';
+
+/** One line of a run's trace (JSONL), in the order things happened. Arguments are redacted. */
+export type TraceEvent =
+  | {
+      type: 'turn';
+      turn: number;
+      prompt_tokens: number;
+      completion_tokens: number;
+      total_tokens: number;
+      costUsd: number;
+      finish: string;
+    }
+  /** `callKey` is the harness's key for the call (unique in the run); `toolCallId` is the provider's id. */
+  | { type: 'tool_start'; toolName: string; callKey: string; toolCallId: string; args: string }
+  | { type: 'tool_progress'; toolName: string; callKey: string; label: string }
+  /** `outputRef`/`outputChars`: the whole output, when the model saw only its first maxOutputChars. */
+  | { type: 'tool_result'; toolName: string; callKey: string; ms: number; ok: boolean; error?: string; outputRef?: string; outputChars?: number }
+  /** A read-only call identical to an earlier one: answered from its result, not run. */
+  | { type: 'tool_deduplicated'; toolName: string; callKey: string; sameAs: string }
+  | { type: 'tool_denied'; toolName: string; callKey: string; why: string }
+  | { type: 'approval_required'; toolName: string; callKey: string; toolCallId: string; args: string; argsHash: string; risk: string; why: string }
+  | { type: 'approval_decided'; toolName: string; callKey: string; decision: 'approved' | 'rejected'; reason?: string; by?: string }
+  /** A decision sent as a signal that could not apply (unknown call, stale hash, already decided). */
+  | { type: 'approval_refused'; callKey: string; error: string }
+  | { type: 'input_required'; callKey: string; question: string }
+  | { type: 'input_received'; callKey: string }
+  /** A claim in the final answer that the receipt contradicts (`message` says which, and what the receipt has). */
+  | { type: 'claim_warning'; tool: string; object?: string; clause: string; message: string }
+  /** The run goes on in a fresh execution (same run id) to keep its history small. */
+  | { type: 'continued_as_new'; turns: number; historyEvents: number; historyBytes: number }
+  | { type: 'run_stopped'; status: RunStatus; reason: StopReason | null; turns: number; toolRuns: number; costUsd: number };
+
+export type TraceLine = TraceEvent & {
+  runId: string;
+  /** Position in the run's stream, assigned by the workflow: the writer drops a seq it already wrote. */
+  seq: number;
+  /** ISO time (workflow time for workflow events). */
+  at: string;
+};
+
+/** The workflow's one sink: trace lines go to the worker, which writes them to the store (never during replay). */
+export interface TraceSinks extends Sinks {
+  trace: { emit(line: TraceLine): void };
+}

@@ -1,0 +1,223 @@
+/**
+ * JSON-safe types shared by the workflow, the activities and the client.
+ * Everything here crosses a Temporal payload boundary, so: plain data only.
+ */
+import type { ClaimWarning, ReceiptEntry } from '../claims/claims.ts';
+
+export const RUN_STATUSES = [
+  'running',
+  'waiting_approval',
+  'waiting_input',
+  'completed',
+  'failed',
+  'max_turns_exceeded',
+  'budget_exceeded',
+  'interrupted',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
+  'completed',
+  'failed',
+  'max_turns_exceeded',
+  'budget_exceeded',
+  'interrupted',
+]);
+
+/** Why a run stopped before a final answer (or what it waits for). */
+export type Interruption =
+  | { type: 'cancelled'; reason: string }
+  | { type: 'max_turns' }
+  | { type: 'max_budget' }
+  | { type: 'max_time' }
+  | { type: 'max_tool_calls' }
+  /** The model kept repeating itself: `detail` says how. */
+  | { type: 'no_progress'; detail: string }
+  | { type: 'policy'; denials: number };
+
+/** Machine-readable reason recorded with every stop. */
+export type StopReason =
+  | 'final_answer'
+  | 'cancelled'
+  | 'max_turns'
+  | 'max_budget'
+  | 'max_time'
+  | 'max_tool_calls'
+  | 'no_progress'
+  | 'output_contract'
+  | 'policy'
+  | 'model_error'
+  | 'tool_error'
+  /** A worker refused the run's workspace (outside its AGENT_WORKSPACE_ROOTS). */
+  | 'workspace_refused'
+  /** Content in the store does not match its hash: the run will not go on with a different context. */
+  | 'store_integrity'
+  | 'workflow_error';
+
+/** A tool call as the provider sent it. */
+export interface ToolCall {
+  /** The provider's tool_call_id: kept for the transcript only (providers reuse ids, or send none). */
+  id: string;
+  name: string;
+  /** The raw JSON text the model sent; validated before any tool runs. */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; tool_call_id: string; name: string; content: string };
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** A research sub-agent run started by this run (a child workflow). */
+export interface ChildRunSummary {
+  runId: string;
+  callKey: string;
+  question: string;
+  status: RunStatus;
+  turns: number;
+  /** The child's spend including its own children. */
+  costUsd: number;
+}
+
+/** A tool call waiting for a human decision. `args` are the validated arguments, redacted. */
+export interface PendingApproval {
+  kind: 'approval';
+  /** The harness's key for the call: what an approval names. */
+  callKey: string;
+  /** The provider's id for it (display only). */
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  /** SHA-256 of the canonical JSON of the unredacted arguments: an approval must quote it. */
+  argsHash: string;
+  risk: 'low' | 'medium' | 'high' | 'extreme';
+  why: string;
+  requestedAt: string;
+}
+
+/** The agent asked the user a question (ask_user) and waits for the `answer` update. */
+export interface PendingInput {
+  kind: 'input';
+  callKey: string;
+  toolCallId: string;
+  question: string;
+  requestedAt: string;
+}
+
+export type Pending = PendingApproval | PendingInput;
+
+export interface AnswerRequest {
+  text: string;
+  /** The question's call key; defaults to the one pending. */
+  callKey?: string;
+  by?: string;
+}
+
+export type ApprovalDecision =
+  | { decision: 'approved'; callKey: string; by?: string }
+  | { decision: 'rejected'; callKey: string; reason?: string; by?: string };
+
+/**
+ * `callId` is how requests named the call before harness call keys (v0.2 histories carry it); new callers
+ * send `callKey`.
+ */
+interface NamesCall {
+  callKey?: string;
+  /** @deprecated use callKey */
+  callId?: string;
+}
+
+export interface ApproveRequest extends NamesCall {
+  argsHash: string;
+  /** Who decided, for the trace. */
+  by?: string;
+}
+
+export interface RejectRequest extends NamesCall {
+  reason?: string;
+  by?: string;
+}
+
+/** The call a decision names (callKey, or the field older clients sent). */
+export function calledKey(request: NamesCall): string {
+  return request.callKey ?? request.callId ?? '';
+}
+
+export interface RunState {
+  runId: string;
+  goal: string;
+  model: string;
+  status: RunStatus;
+  reason: StopReason | null;
+  interruption: Interruption | null;
+  turns: number;
+  toolCalls: number;
+  toolRuns: number;
+  usage: Usage;
+  perTurnPromptTokens: number[];
+  /** Spend of this run alone. */
+  costUsd: number;
+  /** Spend of this run and all its child runs. */
+  totalCostUsd: number;
+  /** Turns of this run and all its child runs. */
+  totalTurns: number;
+  children: ChildRunSummary[];
+  pending: Pending | null;
+  progress: string | null;
+  output: string | null;
+  error: string | null;
+  /** What really happened to every side-effect call (from the trajectory, not the model's prose). */
+  receipt: ReceiptEntry[];
+  /** Claims in the final answer that the receipt contradicts (the run still completes; the caller decides). */
+  warnings: ClaimWarning[];
+  /** ISO timestamps, from workflow time. */
+  startedAt: string;
+  updatedAt: string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  reason: StopReason | null;
+  interruption: Interruption | null;
+  output: string | null;
+  error: string | null;
+  receipt: ReceiptEntry[];
+  warnings: ClaimWarning[];
+  turns: number;
+  toolCalls: number;
+  toolRuns: number;
+  usage: Usage;
+  costUsd: number;
+  totalCostUsd: number;
+  totalTurns: number;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** What `callModel` returns: the assistant message plus bookkeeping. */
+export interface ModelReply {
+  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] };
+  usage: Usage;
+  finishReason: string;
+  /** Time the provider took, as the activity measured it. Nothing reads it (the bench times the scripted server). */
+  modelMs: number;
+}
+
+export interface ToolOutcome {
+  ok: boolean;
+  /** Text handed to the model as the tool message (cut to the tool's maxOutputChars). */
+  content: string;
+  ms: number;
+  /** The whole output, when `content` had to be cut: where it is kept and how long it is. */
+  kept?: { ref: string; chars: number };
+}
+
+/** The part of a run's state the server keeps in its memo while it runs (readable with no worker alive). */
+export type LiveRunState = Pick<RunState, 'status' | 'pending' | 'turns' | 'toolCalls' | 'toolRuns' | 'costUsd' | 'totalCostUsd' | 'progress' | 'updatedAt'>;

@@ -1,0 +1,132 @@
+/**
+ * The agent worker: the workflow bundle, the model and tool activities, the trace sink, and (when the
+ * process enables it: demo, tests, bench, eval) the scripted model server, in one process.
+ */
+import path from 'node:path';
+import { Client } from '@temporalio/client';
+import { Worker, type InjectedSinks, type NativeConnection } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.ts';
+import type { ModelEndpoints } from '../../activities/model-endpoints.ts';
+import type { TraceSinks } from '../wire/trace-events.ts';
+import { contractsByName } from '../tools/contracts.ts';
+import type { Tool } from '../tools/define-tool.ts';
+import { builtinTools, createToolRegistry } from '../tools/registry.ts';
+import { startScriptedModelServer, type ScriptedModelServer } from '../scripted-model/server.ts';
+import { TASK_QUEUE } from '../paths.ts';
+import { openStore } from '../store/open-store.ts';
+import type { AgentStore } from '../store/store.ts';
+import { TraceSink } from './trace-sink.ts';
+import { workflowBundle } from './workflow-bundle.ts';
+import type { McpServerConfig } from '../mcp/config.ts';
+import type { McpPool } from '../mcp/pool.ts';
+import { startMcpPool, withMcpTools } from '../mcp/worker-tools.ts';
+import { activeTelemetry, type Telemetry } from '../telemetry/setup.ts';
+import { tracingWorkerOptions } from '../telemetry/worker-options.ts';
+import { agentDataConverter } from '../client/payload-codec.ts';
+import type { DataConverter } from '@temporalio/common';
+import { workspaceRoots } from '../tools/workspace-roots.ts';
+
+export interface AgentWorkerOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  taskQueue?: string;
+  /** This host's data directory (the tool-run audit log; the embedded store's file when no store is given). */
+  dataDir: string;
+  /** The store every worker host shares; default: the one AGENT_STORE_URL names (else SQLite in dataDir). */
+  store?: AgentStore;
+  /** Directory the file tools are confined to when a run names none. */
+  workspace: string;
+  /** Workspaces runs may name: these or directories inside them (default: AGENT_WORKSPACE_ROOTS, else `workspace`). */
+  workspaceRoots?: readonly string[];
+  /** Provider settings; default from OPENAI_BASE_URL / OPENAI_API_KEY. */
+  provider?: { baseUrl?: string; apiKey?: string };
+  /**
+   * The scripted model (tests, demo, bench, eval): a server running elsewhere, or one started in this
+   * process that loads scenario modules only from `scenarioDirs`. Absent: `scripted:` models are refused.
+   */
+  scriptedModel?: { baseUrl: string } | { scenarioDirs: readonly string[]; recordingDirs?: readonly string[] };
+  tools?: readonly Tool[];
+  /** Payload encryption; defaults to AGENT_PAYLOAD_KEY's. */
+  dataConverter?: DataConverter;
+  /** MCP servers whose tools this worker offers (default: AGENT_MCP_CONFIG's; none when unset). */
+  mcp?: readonly McpServerConfig[];
+  /** Tracing (default: as the process set it up, or OTEL_EXPORTER_OTLP_ENDPOINT asks; null: off). */
+  telemetry?: Telemetry | null;
+}
+
+export interface AgentWorker {
+  worker: Worker;
+  store: AgentStore;
+  /** The scripted model server this worker started, if any. */
+  scriptedModel: ScriptedModelServer | null;
+  /** This worker's MCP servers (null: none configured). */
+  mcp: McpPool | null;
+  /** Runs the worker until `shutdown()` (or until `until` settles) and then releases what it started. */
+  run(until?: Promise<unknown>): Promise<void>;
+  shutdown(): void;
+}
+
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
+  // First: a required MCP server that is down stops the worker before anything else is opened.
+  const mcp = await startMcpPool(options.mcp);
+  const store = options.store ?? (await openStore({ dataDir: options.dataDir }));
+  const tools = withMcpTools(createToolRegistry(options.tools ?? builtinTools(store)), mcp);
+  const tracing = tracingWorkerOptions(options.telemetry !== undefined ? options.telemetry : activeTelemetry());
+  const scripted = options.scriptedModel;
+  const scriptedModel = scripted && 'scenarioDirs' in scripted ? await startScriptedModelServer({ scenarioDirs: scripted.scenarioDirs, recordingDirs: scripted.recordingDirs ?? [] }) : null;
+  const endpoints: ModelEndpoints = {
+    scriptedBaseUrl: scripted && 'baseUrl' in scripted ? scripted.baseUrl : scriptedModel?.baseUrl,
+    providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
+    providerApiKey: options.provider?.apiKey ?? process.env.OPENAI_API_KEY,
+  };
+  const missing = [...contractsByName.values()].filter((c) => c.execution === 'activity' && !tools.has(c.name)).map((c) => c.name);
+  if (missing.length) console.warn(`This worker has no implementation of: ${missing.join(', ')}. Runs that call them get an error.`);
+  const dataConverter = options.dataConverter ?? agentDataConverter();
+  const traces = new TraceSink(store);
+  const sinks: InjectedSinks<TraceSinks> = {
+    trace: { emit: { fn: (_info, line) => traces.write(line), callDuringReplay: false } },
+  };
+  const worker = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: options.taskQueue ?? TASK_QUEUE,
+    workflowBundle: await workflowBundle({ interceptorModules: tracing.interceptorModules }),
+    ...(tracing.interceptors ? { interceptors: tracing.interceptors } : {}),
+    activities: createActivities({
+      endpoints,
+      contracts: contractsByName,
+      tools,
+      defaultWorkspace: options.workspace,
+      workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
+      client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
+      store,
+      toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
+      mcp,
+    }),
+    sinks: { ...sinks, ...tracing.sinks },
+    // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
+    maxHeartbeatThrottleInterval: '50 ms',
+    dataConverter,
+  }).catch(async (error: unknown) => {
+    await mcp?.close();
+    throw error;
+  });
+  return {
+    worker,
+    store,
+    scriptedModel,
+    mcp,
+    async run(until) {
+      try {
+        await (until ? worker.runUntil(until) : worker.run());
+      } finally {
+        traces.close();
+        await scriptedModel?.close();
+        await mcp?.close();
+        // A store given by the caller is the caller's to close.
+        if (!options.store) await store.close();
+      }
+    },
+    shutdown: () => worker.shutdown(),
+  };
+}
