@@ -1,0 +1,208 @@
+/**
+ * One function per command. Most talk through the client API (`rt.agents`); `trace` and `record` read the
+ * store every host writes to, and `worker`/`server` keep a process up until Ctrl-C.
+ */
+import { createInterface } from 'node:readline/promises';
+import path from 'node:path';
+import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
+import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
+import { runAndWait } from './run-and-wait.ts';
+import type { Runtime } from './runtime.ts';
+import { serveHttp } from '../http/serve.ts';
+import { recordCommand, recordingDirOf, replayCommand } from '../recording/commands.ts';
+import type { RunInput } from '../wire/run-input.ts';
+import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/types.ts';
+
+const DEMO_GOAL = 'Which log file mentions a timeout, and what does it say?';
+
+export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promise<number>>> = {
+  demo: (inv) =>
+    // The seed's question, with the seed's two tools.
+    withRuntime(WITH_SCRIPTED_WORKER, (rt) => runAndWait(rt, { tools: ['list_files', 'read_file'], ...runInputOf(inv, inv.rest.join(' ') || DEMO_GOAL) })),
+  run: (inv) => withRuntime(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, (rt) => runAndWait(rt, runInputOf(inv, inv.rest.join(' ')))),
+  start: (inv) =>
+    withRuntime(NO_WORKER, async (rt) => {
+      const { runId } = await rt.agents.startRun(runInputOf(inv, inv.rest.join(' ')));
+      console.log(runId);
+      if (rt.endpoint.owned) log(`No Temporal server was running; the run is stored and goes on when a server and a worker run (${AGENT} server, ${AGENT} worker).`);
+      return 0;
+    }),
+  status: (inv) => onRun(inv, async (rt, runId) => (console.log(stateTable(await rt.agents.getState(runId))), 0)),
+  result: (inv) =>
+    onRun(inv, async (rt, runId) => {
+      const result = await rt.agents.result(runId);
+      console.log(summaryLine(result, Date.parse(result.finishedAt) - Date.parse(result.startedAt)));
+      for (const line of answerLines(result)) console.log(line);
+      return result.status === 'completed' ? 0 : 1;
+    }),
+  cancel: (inv) =>
+    onRun(inv, async (rt, runId) => {
+      await rt.agents.cancelRun(runId, inv.values.reason ?? 'cancelled from the command line');
+      console.log(`cancel requested for ${runId}`);
+      return 0;
+    }),
+  approve: decide,
+  reject: decide,
+  answer: (inv) => {
+    const text = inv.rest.slice(1).join(' ');
+    if (!text) throw new UsageError(`"answer" needs the text: ${AGENT} answer ${runIdOf(inv)} "your answer"`);
+    return onRun(inv, async (rt, runId) => {
+      const { callKey } = await rt.agents.answer(runId, text);
+      console.log(`answered ${callKey}`);
+      return 0;
+    });
+  },
+  trace: (inv) =>
+    // From the store every host writes to: the whole trace, wherever the run went. `> run.jsonl` exports it.
+    onRun(inv, async (rt, runId) => {
+      const lines = await rt.store.readTrace(runId);
+      if (!lines.length) throw new UsageError(`No trace for "${runId}" in the store (${rt.store.location}).`);
+      for (const line of lines) console.log(JSON.stringify(line));
+      return 0;
+    }),
+  record: (inv) =>
+    onRun(inv, async (rt, runId) => {
+      const { out, 'as-task': asTask } = inv.values;
+      for (const line of await recordCommand(rt, runId, { ...(out ? { out } : {}), ...(asTask ? { asTask } : {}) })) console.log(line);
+      return 0;
+    }),
+  replay,
+  list: (inv) =>
+    withRuntime(NO_WORKER, async (rt) => {
+      const { status, pending, tool, limit } = inv.values;
+      const runs = await rt.agents.listRuns({
+        ...(status ? { status: parseStatuses(status) } : {}),
+        ...(pending ? { pending: true } : {}),
+        ...(tool ? { tool } : {}),
+        ...(limit ? { limit: Number(limit) } : {}),
+      });
+      console.log(runTable(runs));
+      return 0;
+    }),
+  serve: (inv) =>
+    // The HTTP API and the inbox; a worker (serving scripted models too, like `run`) unless --no-worker.
+    withRuntime(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, async (rt) => {
+      const { port, host } = inv.values;
+      const server = await serveHttp({ agents: rt.agents, store: rt.store, ...(port ? { port: Number(port) } : {}), ...(host ? { host } : {}), temporalUiUrl: rt.endpoint.uiUrl, log });
+      console.log(`Serving ${server.url} — inbox ${server.url}/ui, API ${server.url}/openapi.json${rt.worker ? ', with a worker' : ''}. Ctrl-C stops it.`);
+      await untilSignal();
+      await server.close();
+      return 0;
+    }),
+  worker: () =>
+    // A production worker: it serves scripted models only when AGENT_SCRIPTED_MODEL_URL names a server.
+    withRuntime({ worker: true }, async (rt) => {
+      log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address}. Ctrl-C stops it.`);
+      await untilSignal();
+      log('Worker stopping: tasks in flight finish or are handed back to Temporal.');
+      return 0;
+    }),
+  server: () =>
+    withRuntime(NO_WORKER, async (rt) => {
+      log(`Temporal at ${rt.endpoint.address}${rt.endpoint.uiUrl ? `, Web UI ${rt.endpoint.uiUrl}` : ''}. Ctrl-C stops it.`);
+      await untilSignal();
+      return 0;
+    }),
+};
+
+/** A command about one run: its id is checked before any connection is made. */
+function onRun(inv: Invocation, body: (rt: Runtime, runId: string) => Promise<number>): Promise<number> {
+  const runId = runIdOf(inv);
+  return withRuntime(NO_WORKER, (rt) => body(rt, runId));
+}
+
+/** The run input of `demo`, `run` and `start`, from the goal and the options. */
+function runInputOf({ command, values }: Invocation, goal: string | undefined): RunInput {
+  if (!goal) throw new UsageError(`"${command}" needs a goal: ${AGENT} ${command} "what to do"`);
+  return {
+    goal,
+    model: values.model ?? defaultModel(),
+    limits: {
+      ...(values['max-turns'] ? { maxTurns: Number(values['max-turns']) } : {}),
+      ...(values['max-budget'] ? { maxBudgetUsd: Number(values['max-budget']) } : {}),
+      ...(values['max-wall-ms'] ? { maxWallMs: Number(values['max-wall-ms']) } : {}),
+    },
+    ...(values.workspace ? { workspace: path.resolve(values.workspace) } : {}),
+    ...(values.tools ? { tools: values.tools.split(',').map((t) => t.trim()) } : {}),
+    ...(values['fatal-tool-errors'] ? { toolErrorsAreFatal: true } : {}),
+  };
+}
+
+function defaultModel(): string {
+  if (process.env.MODEL) return process.env.MODEL;
+  return process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL ? 'gpt-4o-mini' : 'scripted:plan';
+}
+
+/** `approve` and `reject`: show the pending call's final arguments, then decide exactly that call. */
+function decide(inv: Invocation): Promise<number> {
+  const { command, rest, values } = inv;
+  return onRun(inv, async (rt, runId) => {
+    const pending = await rt.agents.pendingApproval(runId);
+    if (!pending) throw new UsageError(`Run ${runId} is not waiting for an approval.`);
+    if (rest[1] && rest[1] !== pending.callKey) throw new UsageError(`The pending call is "${pending.callKey}", not "${rest[1]}".`);
+    console.log(pendingText(pending));
+    const by = values.by ?? process.env.USER;
+    // The Update answers once a worker has applied it; with no worker alive that waits for one.
+    const wait = { wait: !values['no-wait'] };
+    const sent = values['no-wait'] ? ' (sent as a signal: the run applies it when a worker runs; a refused decision is only recorded in its trace)' : '';
+    if (command === 'reject') {
+      await rt.agents.reject(runId, { callKey: pending.callKey, ...(values.reason ? { reason: values.reason } : {}), ...(by ? { by } : {}) }, wait);
+      console.log(`rejected ${pending.callKey}${sent}`);
+      return 0;
+    }
+    if (!values.yes && !(await confirm('Approve exactly these arguments? [y/N] '))) {
+      console.log('not approved');
+      return 1;
+    }
+    // The approval quotes the hash of the arguments shown above: if they changed, the run refuses it.
+    await rt.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash, ...(by ? { by } : {}) }, wait);
+    console.log(`approved ${pending.callKey}${sent}`);
+    return 0;
+  });
+}
+
+function replay({ rest, values }: Invocation): Promise<number> {
+  const file = rest[0];
+  if (!file) throw new UsageError(`"replay" needs a recording: ${AGENT} replay recordings/<runId>.json`);
+  // A worker here serves the recording (its directory is allowed for the in-process scripted model).
+  const options = values['no-worker'] ? NO_WORKER : { ...WITH_SCRIPTED_WORKER, recordingDirs: [recordingDirOf(file)] };
+  // A strict replay that diverges fails its model call on purpose: the report says so, not a worker warning.
+  process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
+  return withRuntime(options, async (rt) => {
+    const { text } = await replayCommand(rt, file, {
+      ...(values.policy ? { policy: values.policy } : {}),
+      ...(values.limits ? { limits: values.limits } : {}),
+      ...(values.lenient ? { lenient: true } : {}),
+      ...(values['tool-mode'] ? { toolMode: values['tool-mode'] } : {}),
+      ...(values.workspace ? { workspace: values.workspace } : {}),
+      ...(values['extra-approvals'] ? { extraApprovals: values['extra-approvals'] } : {}),
+    });
+    console.log(text);
+    return 0;
+  });
+}
+
+function parseStatuses(text: string): RunStatus[] {
+  const statuses = text.split(',').map((s) => s.trim());
+  const unknown = statuses.find((s) => !(RUN_STATUSES as readonly string[]).includes(s));
+  if (unknown !== undefined) throw new UsageError(`Unknown status "${unknown}"; statuses are ${RUN_STATUSES.join(', ')}.`);
+  return statuses as RunStatus[];
+}
+
+function pendingText(p: PendingApproval): string {
+  return [
+    `run waits for approval of call ${p.callKey}: ${p.toolName} (risk ${p.risk}; ${p.why})`,
+    `arguments: ${JSON.stringify(p.args, null, 2)}`,
+    `argsHash:  ${p.argsHash}`,
+  ].join('\n');
+}
+
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) throw new UsageError('No terminal to confirm on: pass --yes to approve without a prompt.');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}

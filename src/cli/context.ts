@@ -1,0 +1,78 @@
+/** What every command shares: how people invoke the CLI, its options, a runtime for one command, usage errors. */
+import { parseArgs } from 'node:util';
+import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
+
+/** How people invoke this CLI (an npm script: it runs on the project's pinned Node 22). */
+export const AGENT = 'npm run agent --';
+
+export const CLI_OPTIONS = {
+  model: { type: 'string' },
+  'max-turns': { type: 'string' },
+  'max-budget': { type: 'string' },
+  'max-wall-ms': { type: 'string' },
+  workspace: { type: 'string' },
+  tools: { type: 'string' },
+  'fatal-tool-errors': { type: 'boolean' },
+  'no-worker': { type: 'boolean' },
+  'no-wait': { type: 'boolean' },
+  reason: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  by: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  status: { type: 'string' },
+  pending: { type: 'boolean' },
+  tool: { type: 'string' },
+  limit: { type: 'string' },
+  out: { type: 'string' },
+  'as-task': { type: 'string' },
+  policy: { type: 'string' },
+  limits: { type: 'string' },
+  lenient: { type: 'boolean' },
+  'tool-mode': { type: 'string' },
+  'extra-approvals': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function parseCli(argv: string[]) {
+  return parseArgs({ args: argv, allowPositionals: true, options: CLI_OPTIONS });
+}
+
+/** One invocation: the command, its positional arguments after the command, and the options. */
+export interface Invocation {
+  command: string;
+  rest: string[];
+  values: ReturnType<typeof parseCli>['values'];
+}
+
+export const log = (line: string): void => console.error(line);
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The run id a command was given, or a usage error that shows how to give it. */
+export function runIdOf({ command, rest }: Invocation): string {
+  if (!rest[0]) throw new UsageError(`"${command}" needs a run id: ${AGENT} ${command} <runId>`);
+  return rest[0];
+}
+
+export const NO_WORKER: Omit<RuntimeOptions, 'log'> = { worker: false };
+/** demo, run, serve: a worker in this process, serving the scripted model too (a test and demo facility). */
+export const WITH_SCRIPTED_WORKER: Omit<RuntimeOptions, 'log'> = { worker: true, scriptedModel: true };
+
+export async function withRuntime(options: Omit<RuntimeOptions, 'log'>, body: (rt: Runtime) => Promise<number>): Promise<number> {
+  const rt = await openRuntime({ ...options, log });
+  try {
+    return await body(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+export function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

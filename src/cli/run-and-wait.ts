@@ -1,0 +1,48 @@
+/** `demo` and `run`: start a run, show its progress and what it waits for, print the summary; Ctrl-C cancels it. */
+import { answerLines, summaryLine } from './format.ts';
+import { AGENT, log } from './context.ts';
+import type { Runtime } from './runtime.ts';
+import type { RunInput } from '../wire/run-input.ts';
+
+export async function runAndWait(rt: Runtime, input: RunInput): Promise<number> {
+  const started = performance.now();
+  const { runId } = await rt.agents.startRun(input);
+  log(`run ${runId}: ${input.model} — ${input.goal}`);
+  const stop = () => void rt.agents.cancelRun(runId, 'user pressed Ctrl-C').catch(() => {});
+  process.once('SIGINT', stop);
+  const watching = watchProgress(rt, runId, started);
+  try {
+    const result = await rt.agents.result(runId);
+    watching.stop();
+    console.log(summaryLine(result, performance.now() - started));
+    for (const line of answerLines(result)) console.log(line);
+    log(`trace: ${AGENT} trace ${runId}`);
+    return result.status === 'completed' ? 0 : 1;
+  } finally {
+    watching.stop();
+    process.off('SIGINT', stop);
+  }
+}
+
+/** Shows, while a run goes on, its progress labels and what it waits for (polling the state query). */
+function watchProgress(rt: Runtime, runId: string, started: number): { stop(): void } {
+  let last = '';
+  const timer = setInterval(() => {
+    rt.agents
+      .getState(runId)
+      .then((state) => {
+        const line =
+          state.pending?.kind === 'approval'
+            ? `waiting for approval of ${state.pending.toolName} ${JSON.stringify(state.pending.args)}: ${AGENT} approve ${runId}  |  ${AGENT} reject ${runId} --reason "..."`
+            : state.pending?.kind === 'input'
+              ? `the agent asks: ${state.pending.question}  (${AGENT} answer ${runId} "...")`
+              : state.progress
+              ? `progress: ${state.progress}`
+              : '';
+        if (line && line !== last) log(`${line}  (t+${Math.round(performance.now() - started)} ms)`);
+        last = line || last;
+      })
+      .catch(() => {});
+  }, 300);
+  return { stop: () => clearInterval(timer) };
+}
