@@ -1,7 +1,8 @@
-/** The workflow's pure helpers: limit checks and tool-call parsing. */
+/** The workflow's pure helpers: limit checks, tool-call parsing, tool retries. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { contractsByName } from '../src/tools/contracts.ts';
+import { toolRetry } from '../workflows/activity-options.ts';
 import { checkLimits } from '../workflows/limits.ts';
 import { DEFAULT_LIMITS } from '../src/wire/run-input.ts';
 import { parseToolCall } from '../workflows/tool-calls.ts';
@@ -39,4 +40,13 @@ test('bad tool calls explain what to do', () => {
   const badArgs = parseToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":""}' }, contractsByName);
   assert.ok(!badArgs.ok);
   assert.match(badArgs.error, /^invalid arguments for read_file: .*path/);
+});
+
+test('a side-effect tool is retried only when it is idempotent, unless its contract says otherwise', () => {
+  assert.equal(toolRetry({ readOnly: true, idempotent: false }).maximumAttempts, 3);
+  assert.equal(toolRetry({ readOnly: false, idempotent: true }).maximumAttempts, 3);
+  assert.equal(toolRetry({ readOnly: false, idempotent: false }).maximumAttempts, 1);
+  assert.equal(toolRetry({ readOnly: false, idempotent: false, retry: { maximumAttempts: 4 } }).maximumAttempts, 4);
+  assert.equal(toolRetry(contractsByName.get('run_command')!).maximumAttempts, 1);
+  assert.equal(toolRetry(contractsByName.get('delete_file')!).maximumAttempts, 3);
 });

@@ -30,15 +30,24 @@ const LOCAL_ACTIVITY_MAX_MS = 10_000;
 
 /** The `runTool` activity with this tool's timeout and retries: local for quick low-risk reads. */
 export function toolActivity(contract: ToolContract): Pick<AgentActivities, 'runTool'> {
-  const retry = {
-    maximumAttempts: contract.retry?.maximumAttempts ?? 3,
-    initialInterval: contract.retry?.initialIntervalMs ?? 1000,
-    nonRetryableErrorTypes: [FailureType.toolNotImplemented],
-  };
+  const retry = toolRetry(contract);
   // Like the model call: a cancelled tool has really stopped (or its activity has abandoned it) before the run moves on.
   const cancellationType = wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
   if (contract.readOnly && contract.risk === 'low' && contract.timeoutMs <= LOCAL_ACTIVITY_MAX_MS) {
     return wf.proxyLocalActivities<AgentActivities>({ startToCloseTimeout: contract.timeoutMs, retry, cancellationType });
   }
   return wf.proxyActivities<AgentActivities>({ startToCloseTimeout: contract.timeoutMs, heartbeatTimeout: '10 seconds', retry, cancellationType });
+}
+
+/**
+ * A tool's retries: what its contract says, else 3 attempts for a tool that may safely run again (read-only,
+ * or idempotent: it honours the idempotency key) and 1 for any other, so a failure whose effect is unknown
+ * is reported instead of repeated.
+ */
+export function toolRetry(contract: Pick<ToolContract, 'readOnly' | 'idempotent' | 'retry'>) {
+  return {
+    maximumAttempts: contract.retry?.maximumAttempts ?? (contract.readOnly || contract.idempotent ? 3 : 1),
+    initialInterval: contract.retry?.initialIntervalMs ?? 1000,
+    nonRetryableErrorTypes: [FailureType.toolNotImplemented],
+  };
 }

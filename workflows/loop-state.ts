@@ -224,6 +224,7 @@ export class LoopState {
       total_tokens: reply.usage.promptTokens + reply.usage.completionTokens,
       costUsd: state.costUsd,
       finish: reply.finishReason,
+      ms: reply.modelMs,
     });
   }
 

@@ -11,6 +11,8 @@ export type TraceEvent =
       total_tokens: number;
       costUsd: number;
       finish: string;
+      /** How long the model call took, as the activity measured it (traces written before v0.5 lack it). */
+      ms?: number;
     }
   /** `callKey` is the harness's key for the call (unique in the run); `toolCallId` is the provider's id. */
   | { type: 'tool_start'; toolName: string; callKey: string; toolCallId: string; args: string }

@@ -206,7 +206,7 @@ export interface ModelReply {
   message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] };
   usage: Usage;
   finishReason: string;
-  /** Time the provider took, as the activity measured it. Nothing reads it (the bench times the scripted server). */
+  /** Time the provider took, as the activity measured it (the trace's `turn` line shows it). */
   modelMs: number;
 }
 
