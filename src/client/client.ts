@@ -127,7 +127,8 @@ export class AgentClient {
     }
     let state: RunState;
     try {
-      state = await handle.query(stateQuery);
+      // A deadline: with no worker alive the server holds a query until its own timeout (tens of seconds).
+      state = await this.temporal.withDeadline(Date.now() + STATE_QUERY_TIMEOUT_MS, () => handle.query(stateQuery));
     } catch (error) {
       // No worker to answer (queries need one): what the run last recorded in its memo, which the
       // server keeps — enough to see what waits and approve it with its hash.
@@ -329,6 +330,8 @@ function initialSearchAttributes(model: string): SearchAttributePair[] {
 const LIST_SCAN_LIMIT = 1000;
 const LIST_CONCURRENCY = 8;
 const LIST_STATE_TIMEOUT_MS = 3000;
+/** How long `getState` waits for a worker to answer before it reads the run's memo instead. */
+const STATE_QUERY_TIMEOUT_MS = 5000;
 
 export function isTerminal(state: Pick<RunState, 'status'>): boolean {
   return TERMINAL_STATUSES.has(state.status);
