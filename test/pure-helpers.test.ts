@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { contractsByName } from '../src/tools/contracts.ts';
 import { toolRetry } from '../workflows/activity-options.ts';
 import { checkLimits } from '../workflows/limits.ts';
-import { DEFAULT_LIMITS } from '../src/wire/run-input.ts';
+import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { parseToolCall } from '../workflows/tool-calls.ts';
 
 test('limits are checked in the order wall time, turns, cost', () => {

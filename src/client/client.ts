@@ -30,7 +30,7 @@ import {
   stateQuery,
   transcriptQuery,
 } from '../wire/messages.ts';
-import { DEFAULT_LIMITS } from '../wire/run-input.ts';
+import { DEFAULT_LIMITS } from '../wire/default-limits.ts';
 import { toRunResult } from '../wire/run-result.ts';
 import { TERMINAL_STATUSES, type ApprovalDecision, type ChatMessage, type LiveRunState, type PendingApproval, type RunResult, type RunState } from '../wire/types.ts';
 import { TASK_QUEUE } from '../paths.ts';

@@ -12,7 +12,7 @@ import type { WorkflowExecutionInfo, WorkflowExecutionStatusName } from '@tempor
 import { AGENT_PENDING_TOOL, AGENT_STATUS } from '../wire/search-attributes.ts';
 import { AGENT_WORKFLOW_TYPE, FINAL_STATE_MEMO, LIVE_STATE_MEMO } from '../wire/messages.ts';
 import { TERMINAL_STATUSES, type LiveRunState, type Pending, type RunState, type RunStatus } from '../wire/types.ts';
-import { type RunLimits } from '../wire/run-input.ts';
+import type { RunLimits } from '../wire/run-input.ts';
 
 export interface RunFilter {
   /** Any of these statuses. */

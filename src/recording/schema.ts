@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { RUN_STATUSES, type ChatMessage, type RunResult, type ToolCall, type Usage } from '../wire/types.ts';
-import { type RunInput } from '../wire/run-input.ts';
+import type { RunInput } from '../wire/run-input.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import { runInputSchema } from '../client/run-input.ts';
 

@@ -25,8 +25,6 @@ export const runLimitsSchema = z.object({
 });
 export type RunLimits = z.infer<typeof runLimitsSchema>;
 
-export const DEFAULT_LIMITS: RunLimits = { maxTurns: 20, maxBudgetUsd: 1.0, maxRepeatedCalls: 3, maxStaleTurns: 8, maxPolicyDenials: 3 };
-
 /** Per-run risk policy (SPEC §5); defaults: medium quota 5, no extreme tool allowed, no timeout. */
 export const runPolicySchema = z
   .object({
