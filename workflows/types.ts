@@ -4,6 +4,7 @@
  */
 import type { ClaimWarning, ReceiptEntry } from './claims.ts';
 import type { ReplayOptions } from './replay.ts';
+import type { McpToolDefinition } from '../src/tools/mcp-contracts.ts';
 
 export const RUN_STATUSES = [
   'running',
@@ -304,6 +305,8 @@ export interface ModelReply {
   finishReason: string;
   /** Time the provider took, as the activity measured it. Nothing reads it (the bench times the scripted server). */
   modelMs: number;
+  /** Asked for (`withMcpTools`): the worker's MCP tools the model was offered besides `toolNames` (absent: none). */
+  mcpTools?: McpToolDefinition[];
 }
 
 export interface ToolOutcome {
