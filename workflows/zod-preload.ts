@@ -1,0 +1,14 @@
+/**
+ * Loaded once per workflow thread, before any run (`preloadModules` in `src/workflow-bundle.ts`): the zod
+ * library, shared by every run the thread holds instead of evaluated again for each run (it was most of a
+ * run's start-up CPU and of a cached run's memory). Nothing per run lives in it: each run still builds its
+ * own schemas (tool contracts, output contracts), only the library's code and classes are shared.
+ *
+ * The SDK freezes what a preloaded module exports, so what zod computes lazily into an exported object
+ * must be computed here first: parsing an object once settles `util.allowsEval`.
+ */
+import { z } from 'zod';
+
+z.object({ warm: z.string() }).safeParse({ warm: '' });
+
+export const zodLoaded = true;
