@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
+import { contractFromMcpDefinition, isMcpToolName, type McpToolDefinition } from '../src/tools/mcp-contracts.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import { formatCount, MAX_REPLY_CHARS } from '../src/wire/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../src/wire/types.ts';
@@ -23,6 +23,8 @@ export interface CallModelInput {
   transcript: { prev: string | null; append: ChatMessage[]; head: string };
   toolNames: string[];
   stream: boolean;
+  /** Also offer the worker's MCP tools, and return their definitions with the reply (`ModelReply.mcpTools`). */
+  withMcpTools?: boolean;
 }
 
 /** How often the activity heartbeats while it waits: the only way a cancel request reaches it. */
@@ -38,9 +40,11 @@ export interface CallModelDeps {
   client: Client;
   /** An MCP tool the worker offers now, by `server__tool` name (MCP tools are the worker's, not the contracts'). */
   mcpTool?: (name: string) => { name: string; description: string; inputSchema: Record<string, unknown> } | undefined;
+  /** The worker's MCP tool definitions now (none when it has no MCP servers). */
+  mcpCatalog?: () => readonly McpToolDefinition[];
 }
 
-export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool }: CallModelDeps) {
+export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool, mcpCatalog }: CallModelDeps) {
   const toolSchemas = new Map<string, ChatCompletionTool>();
   for (const contract of contracts.values()) {
     toolSchemas.set(contract.name, {
@@ -63,6 +67,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       if (!schema) throw ApplicationFailure.nonRetryable(`The worker has no tool "${name}".`, FailureType.toolNotImplemented);
       return [schema];
     });
+    // The worker's MCP tools the workflow can read (the others it would refuse, so the model is not offered them).
+    const mcpTools = input.withMcpTools ? (mcpCatalog?.() ?? []).filter((d) => !input.toolNames.includes(d.name) && readableMcpTool(d)) : [];
+    for (const definition of mcpTools) tools.push({ type: 'function', function: { name: definition.name, description: definition.description, parameters: definition.inputSchema } });
     const messages = await fullTranscript(input, transcripts, client).catch((error: unknown) => {
       throw storeFailure(error);
     });
@@ -79,7 +86,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
         ? await streamed(model, request, ctx, (text) => deltas.push(text))
         : await unary(model, request, ctx.cancellationSignal);
       checkReplySize(reply.message);
-      return { ...reply, modelMs: Math.round(performance.now() - started) };
+      return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}) };
     } catch (error) {
       throw toActivityFailure(error, ctx.cancellationSignal);
     } finally {
@@ -87,6 +94,15 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       await deltas.close();
     }
   };
+}
+
+function readableMcpTool(definition: McpToolDefinition): boolean {
+  try {
+    contractFromMcpDefinition(definition);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** An MCP tool's schema as the server gave it; null when its server no longer lists it; undefined when it is not an MCP tool. */

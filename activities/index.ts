@@ -30,7 +30,15 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    callModel: createCallModel({ endpoints: deps.endpoints, contracts: deps.contracts, transcripts: new TranscriptChain(deps.store), client: deps.client, store: deps.store, mcpTool: (name) => deps.mcp?.definition(name) }),
+    callModel: createCallModel({
+      endpoints: deps.endpoints,
+      contracts: deps.contracts,
+      transcripts: new TranscriptChain(deps.store),
+      client: deps.client,
+      store: deps.store,
+      mcpTool: (name) => deps.mcp?.definition(name),
+      mcpCatalog: () => deps.mcp?.catalog().definitions ?? [],
+    }),
     mcpTools: createMcpTools(deps.mcp ?? null),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     runTool: withRecordedTools(

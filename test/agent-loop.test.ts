@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { RunNotFoundError } from '../src/client/client.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
@@ -122,6 +123,9 @@ test('cancel while the model is slow: interrupted with the reason, and the HTTP 
   const description = await h.temporal.workflow.getHandle(runId).describe();
   assert.equal(description.status.name, 'CANCELLED');
   assert.equal((await h.trace(runId)).at(-1)?.type, 'run_stopped');
+  // Cancelling it again: the run has ended (the signal's own error); a run that never existed: RunNotFoundError.
+  await assert.rejects(h.agents.cancelRun(runId, 'again'), (error: Error) => error.name === 'WorkflowNotFoundError');
+  await assert.rejects(h.agents.cancelRun('run-never-started', 'nothing'), RunNotFoundError);
 });
 
 test('a model answering 400 ends the run failed with the provider message', async () => {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { runEval } from '../src/cli/eval/run-eval.ts';
 import { loadTaskFile } from '../src/cli/eval/task-file.ts';
 import { parseMcpConfig } from '../src/mcp/config.ts';
@@ -17,6 +18,7 @@ import { createAgentWorker } from '../src/worker/worker.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 import { mcpEvents, serverPid, stdioServer, useMcpConfig } from './helpers/mcp-server.ts';
+import type { ModelReply } from '../src/wire/types.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'agent-mcp-'));
 const MODEL = 'scripted:mcp-call';
@@ -62,7 +64,11 @@ describe('discovery and calls', () => {
     assert.deepEqual(eventsOf(result.runId).map((e) => [e.tool, e.key]), [['weather', `${result.runId}:t1.1`]]);
     const history = await h.temporal.workflow.getHandle(result.runId).fetchHistory();
     const markers = history.events!.filter((e) => e.markerRecordedEventAttributes).map((e) => e.markerRecordedEventAttributes!.markerName);
-    assert.ok(markers.includes('core_local_activity'), 'the catalog came from the mcpTools local activity, recorded in history');
+    assert.ok(!markers.includes('core_local_activity'), 'a run that names no tools asks for no catalog of its own');
+    // The catalog came with the first model call's reply, recorded in history: the tools the model was offered.
+    const firstReply = defaultPayloadConverter.fromPayload<ModelReply>(history.events!.find((e) => e.activityTaskCompletedEventAttributes)!.activityTaskCompletedEventAttributes!.result!.payloads![0]!);
+    const offered = firstReply.mcpTools?.map((d) => d.name) ?? [];
+    for (const name of ['test__weather', 'test__slow_count', 'test__fail', 'test__deploy', 'flaky__weather']) assert.ok(offered.includes(name), `${name} in ${offered.join(', ')}`);
     const scheduled = history.events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : []));
     assert.deepEqual(scheduled, ['callModel', 'runTool', 'callModel']);
   });

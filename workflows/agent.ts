@@ -18,7 +18,7 @@ import { checkLimits } from './limits.ts';
 import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
-import { offerMcpTools } from './mcp-tools.ts';
+import { addMcpTools, offerMcpTools } from './mcp-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
 import { priceOf, type Price } from '../src/wire/pricing.ts';
 import { stopForError, type Stop } from './stop.ts';
@@ -30,6 +30,9 @@ export { DEFAULT_SYSTEM_PROMPT, RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
 
 /** What the loop works with: this execution's state, the run's settings, the people it may ask. */
 interface Loop extends ToolStep {
+  offered: Map<string, ToolContract>;
+  /** The next model call is to bring the worker's MCP tools (the first call of an execution that names no tools). */
+  mcpWithModelCall: boolean;
   price: Price;
   outputContract: OutputContract | null;
 }
@@ -45,7 +48,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   const offered = offeredTools(input.tools);
   const run = carried ? LoopState.fromCarried(carried) : LoopState.fresh(input);
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
-  const loop: Loop = { input, limits, keyedCalls, offered, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
+  const loop: Loop = { input, limits, keyedCalls, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
   decisions.listen();
@@ -63,8 +66,8 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   try {
     return run.finish(
       await loopScope.run(async () => {
-        // MCP tools are the worker's: the run learns them from history (`mcp-tools.ts`).
-        await offerMcpTools(offered, input.tools);
+        // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
+        loop.mcpWithModelCall = await offerMcpTools(offered, input.tools);
         return runLoop(loop);
       }),
     );
@@ -90,8 +93,20 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
     const link = run.nextLink();
-    const reply = await callModel({ runId: run.runId, model: input.model, transcript: link, toolNames: [...loop.offered.keys()], stream: input.stream ?? true });
+    const reply = await callModel({
+      runId: run.runId,
+      model: input.model,
+      transcript: link,
+      toolNames: [...loop.offered.keys()],
+      stream: input.stream ?? true,
+      ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
+    });
     run.sent(link);
+    if (loop.mcpWithModelCall) {
+      // The worker's MCP tools, as the model was offered them: known before any of the reply's calls.
+      addMcpTools(loop.offered, reply.mcpTools ?? []);
+      loop.mcpWithModelCall = false;
+    }
     // The reply's cost is counted before anything else happens with it.
     run.countTurn(reply, loop.price);
     run.record(reply.message);

@@ -204,8 +204,15 @@ export class AgentClient {
   /** Cancels the run: the loop stops, the model call and tools are aborted; the reason is kept in state. */
   async cancelRun(runId: string, reason = 'cancelled by a client'): Promise<void> {
     const handle = this.handle(runId);
-    await this.describe(handle);
-    await handle.signal(cancelReasonSignal, { reason });
+    // The reason first, so the run has it when the cancellation reaches it (two round trips, one after
+    // the other: sent at once, the server could take the cancel first). A run that is not found is only
+    // then told apart from one that has ended (RunNotFoundError for the first, the signal's error for the other).
+    try {
+      await handle.signal(cancelReasonSignal, { reason });
+    } catch (error) {
+      if ((error as Error).name === 'WorkflowNotFoundError') await this.describe(handle);
+      throw error;
+    }
     await handle.cancel();
   }
 

@@ -3,6 +3,7 @@
  * Everything here crosses a Temporal payload boundary, so: plain data only.
  */
 import type { ClaimWarning, ReceiptEntry } from '../claims/claims.ts';
+import type { McpToolDefinition } from '../tools/mcp-contracts.ts';
 
 export const RUN_STATUSES = [
   'running',
@@ -208,6 +209,8 @@ export interface ModelReply {
   finishReason: string;
   /** Time the provider took, as the activity measured it (the trace's `turn` line shows it). */
   modelMs: number;
+  /** Asked for (`withMcpTools`): the worker's MCP tools the model was offered besides `toolNames` (absent: none). */
+  mcpTools?: McpToolDefinition[];
 }
 
 export interface ToolOutcome {

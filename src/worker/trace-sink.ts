@@ -2,9 +2,13 @@
  * The workflow's trace lines, written to the store from the worker's sink (never called during replay).
  * Each line carries a sequence number from the workflow and the store keeps (runId, seq) unique, so a
  * workflow task retried on another host never duplicates a line. A line new to the store is also
- * appended to the run's live event stream (SSE clients). The sink is awaited before the task completes;
- * a line the store could not take (an outage) is kept and written again on the next line or within a
- * second, so a short outage delays the trace instead of losing it.
+ * appended to the run's live event stream (SSE clients). The sink is awaited before the task completes,
+ * so a run's lines are in the store once the task that emitted them has completed (a reader of a closed
+ * run sees them all); a line the store could not take (an outage) is kept and written again on the run's
+ * next line or within a second, so a short outage delays the trace instead of losing it.
+ *
+ * Lines are written in order per run, one run's queue independent of the others': many workflows' sinks
+ * call `write` concurrently, and one run's task does not wait behind another run's store writes.
  */
 import type { AgentStore } from '../store/store.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
@@ -17,13 +21,20 @@ interface Pending {
   traced: boolean;
 }
 
+/** One run's lines not yet fully written, and its flushes (one at a time, in order). */
+interface RunQueue {
+  pending: Pending[];
+  flushing: Promise<void>;
+  /** A retry is scheduled (the store refused a write). */
+  retry: NodeJS.Timeout | null;
+}
+
 export class TraceSink {
   private readonly store: AgentStore;
-  private readonly pending: Pending[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  /** Flushes run one at a time (many workflows' sinks call write concurrently). */
-  private flushing: Promise<void> = Promise.resolve();
+  /** Runs with lines in flight or waiting for the store; a run's entry goes once its queue is empty. */
+  private readonly runs = new Map<string, RunQueue>();
   private readonly warn: (message: string) => void;
+  private closed = false;
 
   constructor(store: AgentStore, warn: (message: string) => void = (m) => console.warn(m)) {
     this.store = store;
@@ -31,45 +42,66 @@ export class TraceSink {
   }
 
   write(line: TraceLine): Promise<void> {
-    this.pending.push({ line, traced: false });
-    return this.flush();
+    let queue = this.runs.get(line.runId);
+    if (!queue) {
+      queue = { pending: [], flushing: Promise.resolve(), retry: null };
+      this.runs.set(line.runId, queue);
+    }
+    queue.pending.push({ line, traced: false });
+    return this.flush(line.runId, queue);
   }
 
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.drain());
-    return this.flushing;
+  /** Lines waiting for the store (an outage), over all runs. */
+  get pendingLines(): number {
+    let n = 0;
+    for (const queue of this.runs.values()) n += queue.pending.length;
+    return n;
   }
 
-  /** Writes what is pending, in order; stops at the first failure and tries again later. */
-  private async drain(): Promise<void> {
-    while (this.pending.length) {
-      const next = this.pending[0]!;
+  private flush(runId: string, queue: RunQueue): Promise<void> {
+    queue.flushing = queue.flushing.then(() => this.drain(runId, queue));
+    return queue.flushing;
+  }
+
+  /** Writes the run's pending lines, in order; stops at the first failure and tries again later. */
+  private async drain(runId: string, queue: RunQueue): Promise<void> {
+    const { pending } = queue;
+    while (pending.length) {
+      const next = pending[0]!;
       try {
         if (!next.traced) {
           // A line already in the store (a retried task) is not an event again.
           const isNew = await this.store.appendTrace(next.line);
           next.traced = true;
           if (!isNew) {
-            this.pending.shift();
+            pending.shift();
             continue;
           }
         }
         await this.store.appendEvent(next.line.runId, next.line);
-        this.pending.shift();
+        pending.shift();
       } catch (error) {
-        if (!this.timer) this.warn(`trace lines wait for the store (${this.pending.length} pending): ${(error as Error).message}`);
-        this.timer ??= setTimeout(() => {
-          this.timer = null;
-          void this.flush();
-        }, RETRY_EVERY_MS);
+        if (!queue.retry) this.warn(`trace lines of ${runId} wait for the store (${pending.length} pending): ${(error as Error).message}`);
+        if (!this.closed) {
+          queue.retry ??= setTimeout(() => {
+            queue.retry = null;
+            void this.flush(runId, queue);
+          }, RETRY_EVERY_MS);
+        }
         return;
       }
     }
+    // Nothing left: forget the run (a later line starts a new queue). A line written meanwhile is in
+    // `pending` and would have kept the queue, since it is drained by a flush chained after this one.
+    if (!queue.retry && this.runs.get(runId) === queue) this.runs.delete(runId);
   }
 
   /** Stops retrying; lines still pending are lost with the process (as they would be in a crash). */
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.closed = true;
+    for (const queue of this.runs.values()) {
+      if (queue.retry) clearTimeout(queue.retry);
+      queue.retry = null;
+    }
   }
 }

@@ -52,7 +52,19 @@ export interface AgentWorkerOptions {
   mcp?: readonly McpServerConfig[];
   /** Tracing (default: as the process set it up, or OTEL_EXPORTER_OTLP_ENDPOINT asks; null: off). */
   telemetry?: Telemetry | null;
+  /**
+   * Runs kept in memory between their workflow tasks (default: AGENT_MAX_CACHED_RUNS, else
+   * DEFAULT_MAX_CACHED_RUNS). A run evicted from the cache costs nothing while it waits and is rebuilt from
+   * its history on its next task (tens of milliseconds); a cached one costs about half a MiB.
+   */
+  maxCachedRuns?: number;
 }
+
+/**
+ * The SDK's default cache grows with the heap limit (over 2,000 runs here, 1,000 parked runs took the
+ * worker to 874 MiB); 300 bounds it at about 150 MiB of runs (README, Benchmarks: parked runs).
+ */
+export const DEFAULT_MAX_CACHED_RUNS = 300;
 
 export interface AgentWorker {
   worker: Worker;
@@ -104,6 +116,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       mcp,
     }),
     sinks: { ...sinks, ...tracing.sinks },
+    maxCachedWorkflows: options.maxCachedRuns ?? (Number(process.env.AGENT_MAX_CACHED_RUNS) || DEFAULT_MAX_CACHED_RUNS),
     // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
     maxHeartbeatThrottleInterval: '50 ms',
     dataConverter,

@@ -9,6 +9,8 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { CACHE_DIR, PROJECT_ROOT } from '../paths.ts';
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
+/** Evaluated once per workflow thread and shared by its runs (the zod library): see that file. */
+const PRELOAD_MODULES = process.env.AGENT_NO_PRELOAD ? [] : [path.join(PROJECT_ROOT, 'workflows', 'zod-preload.ts')];
 /** Everything the workflow imports lives in these directories. */
 const BUNDLED_SOURCES = ['workflows', 'src/wire', 'src/claims', 'src/tools'].map((dir) => path.join(PROJECT_ROOT, dir));
 
@@ -16,9 +18,9 @@ const BUNDLED_SOURCES = ['workflows', 'src/wire', 'src/claims', 'src/tools'].map
 export async function workflowBundle(options: { interceptorModules?: readonly string[] } = {}): Promise<{ codePath: string }> {
   const modules = [...(options.interceptorModules ?? [])];
   const variant = modules.length ? `-${createHash('sha256').update(modules.join('\n')).digest('hex').slice(0, 8)}` : '';
-  const codePath = path.join(CACHE_DIR, `workflow-bundle-${sourceHash()}${variant}.js`);
+  const codePath = path.join(CACHE_DIR, `workflow-bundle-${sourceHash()}${variant}${PRELOAD_MODULES.length ? '' : '-np'}.js`);
   if (!existsSync(codePath)) {
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, logger: quietLogger });
+    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, preloadModules: PRELOAD_MODULES, logger: quietLogger });
     mkdirSync(CACHE_DIR, { recursive: true });
     writeFileSync(codePath, code);
   }

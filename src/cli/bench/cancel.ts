@@ -11,7 +11,7 @@ import { log, serverCpuMs, sleep, SLOW_MODEL, waitFor, type BenchEnv } from './e
 export interface CancelResult {
   /** cancel request → tool signal aborted, ms. */
   toolMs: number[];
-  /** How long cancelRun() itself took (its RPCs: describe, the reason signal, the cancel request), tool runs. */
+  /** How long cancelRun() itself took (its RPCs: the reason signal, then the cancel request), tool runs. */
   clientMs: number[];
   /** cancel request → model HTTP request closed, ms. */
   modelMs: number[];

@@ -74,7 +74,7 @@ export function renderReport(r: BenchResults): string {
         ['measure', 'median', 'p95', 'max', 'n'],
         [
           row('cancel → tool AbortSignal aborted', c.toolMs),
-          row('  of which cancelRun() itself (describe, reason signal, cancel)', c.clientMs),
+          row('  of which cancelRun() itself (reason signal, cancel)', c.clientMs),
           row('cancel → model HTTP request closed', c.modelMs),
         ],
       ) +
