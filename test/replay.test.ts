@@ -48,7 +48,7 @@ async function replay(bundle: { codePath: string } | { code: string }, which: re
 
 test('recorded histories of every version replay without nondeterminism', async () => {
   const sets = new Set(fixtures.map((f) => f.set));
-  assert.ok(sets.size >= 5 && fixtures.length >= 80, `fixtures present: ${fixtures.length} in ${sets.size} sets`);
+  assert.ok(sets.size >= 6 && fixtures.length >= 100, `fixtures present: ${fixtures.length} in ${sets.size} sets`);
   const failures = await replay(await workflowBundle());
   assert.deepEqual([...failures].map(([file, error]) => `${file}: ${error.message}`), []);
 });
