@@ -181,6 +181,19 @@ test('`npm run worker` starts a production worker that polls, refuses scripted m
   await eventually(() => !groupAlive(child.pid!), 'every process of the group to exit');
 });
 
+test('a worker given an unusable AGENT_MAX_CACHED_RUNS says so and exits, before polling anything', async () => {
+  const { code, stderr } = await runNode([path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'worker'], {
+    TEMPORAL_ADDRESS: address(),
+    AGENT_TASK_QUEUE: `${h.taskQueue}-bad-cache`,
+    AGENT_DATA_DIR: path.join(h.dataDir, 'bad-cache'),
+    AGENT_MAX_CACHED_RUNS: 'lots',
+    TEMPORAL_LOG_LEVEL: 'ERROR',
+  });
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /^WorkerConfigError: AGENT_MAX_CACHED_RUNS is "lots": give a whole number of runs/m);
+  assert.doesNotMatch(stderr, /Worker polling/);
+});
+
 test('a tool contract that states no risk has side effects and asks for approval', () => {
   const contract = defineToolContract({ name: 'publish_post', description: 'Publishes a post.', input: z.object({ text: z.string() }), output: z.string() });
   assert.equal(contract.readOnly, false, 'never deduplicated');

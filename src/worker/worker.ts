@@ -66,6 +66,11 @@ export interface AgentWorkerOptions {
  */
 export const DEFAULT_MAX_CACHED_RUNS = 300;
 
+/** A worker setting from the environment that cannot be used as given. */
+export class WorkerConfigError extends Error {
+  override readonly name = 'WorkerConfigError';
+}
+
 export interface AgentWorker {
   worker: Worker;
   store: AgentStore;
@@ -116,7 +121,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       mcp,
     }),
     sinks: { ...sinks, ...tracing.sinks },
-    maxCachedWorkflows: options.maxCachedRuns ?? (Number(process.env.AGENT_MAX_CACHED_RUNS) || DEFAULT_MAX_CACHED_RUNS),
+    maxCachedWorkflows: options.maxCachedRuns ?? maxCachedRunsFromEnv(),
     // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
     maxHeartbeatThrottleInterval: '50 ms',
     dataConverter,
@@ -142,4 +147,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     },
     shutdown: () => worker.shutdown(),
   };
+}
+
+/** AGENT_MAX_CACHED_RUNS: a whole number (0 keeps no run in memory between its tasks), else the default. */
+function maxCachedRunsFromEnv(): number {
+  const text = process.env.AGENT_MAX_CACHED_RUNS?.trim();
+  if (!text) return DEFAULT_MAX_CACHED_RUNS;
+  if (!/^\d+$/.test(text)) throw new WorkerConfigError(`AGENT_MAX_CACHED_RUNS is "${text}": give a whole number of runs (default ${DEFAULT_MAX_CACHED_RUNS}), or unset it.`);
+  return Number(text);
 }
