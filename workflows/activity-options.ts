@@ -4,10 +4,15 @@ import type { AgentActivities } from '../activities/index.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { FailureType } from '../src/wire/failures.ts';
 
+/**
+ * How long an activity may go without a heartbeat before Temporal retries it elsewhere: how quickly a run
+ * moves on from a dead worker. Activities heartbeat every 50 ms, so only a dead (or hung) process misses this.
+ */
+const HEARTBEAT_TIMEOUT = '5 seconds';
+
 export const { callModel } = wf.proxyActivities<AgentActivities>({
   startToCloseTimeout: '10 minutes',
-  // Short enough that a dead worker's model call moves on quickly; the activity heartbeats every 50 ms.
-  heartbeatTimeout: '10 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
@@ -36,7 +41,7 @@ export function toolActivity(contract: ToolContract): Pick<AgentActivities, 'run
   if (contract.readOnly && contract.risk === 'low' && contract.timeoutMs <= LOCAL_ACTIVITY_MAX_MS) {
     return wf.proxyLocalActivities<AgentActivities>({ startToCloseTimeout: contract.timeoutMs, retry, cancellationType });
   }
-  return wf.proxyActivities<AgentActivities>({ startToCloseTimeout: contract.timeoutMs, heartbeatTimeout: '10 seconds', retry, cancellationType });
+  return wf.proxyActivities<AgentActivities>({ startToCloseTimeout: contract.timeoutMs, heartbeatTimeout: HEARTBEAT_TIMEOUT, retry, cancellationType });
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { Worker, type InjectedSinks, type NativeConnection } from '@temporalio/worker';
+import { Worker, type InjectedSinks, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import type { ModelEndpoints } from '../../activities/model-endpoints.ts';
 import type { TraceSinks } from '../wire/trace-events.ts';
@@ -83,6 +83,15 @@ export interface AgentWorker {
   shutdown(): void;
 }
 
+/** The timing settings every worker of ours uses (the test helpers' workers too). */
+export const WORKER_TIMING = {
+  // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
+  maxHeartbeatThrottleInterval: '50 ms',
+  // A run's next workflow task goes to the worker that holds the run in cache; if that worker died, the
+  // task waits this long before any worker may take it (Temporal's default, 10 s, stalled each of its runs).
+  stickyQueueScheduleToStartTimeout: '3 seconds',
+} satisfies Partial<WorkerOptions>;
+
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   // First: a required MCP server that is down stops the worker before anything else is opened.
   const mcp = await startMcpPool(options.mcp);
@@ -122,8 +131,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     }),
     sinks: { ...sinks, ...tracing.sinks },
     maxCachedWorkflows: options.maxCachedRuns ?? maxCachedRunsFromEnv(),
-    // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
-    maxHeartbeatThrottleInterval: '50 ms',
+    ...WORKER_TIMING,
     dataConverter,
   }).catch(async (error: unknown) => {
     await mcp?.close();

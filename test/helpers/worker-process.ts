@@ -9,6 +9,7 @@ import type { EffectLedger } from '../../src/store/store.ts';
 import { contractsByName } from '../../src/tools/contracts.ts';
 import type { Tool } from '../../src/tools/define-tool.ts';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.ts';
+import { WORKER_TIMING } from '../../src/worker/worker.ts';
 import type { Harness } from './harness.ts';
 
 export interface WorkerProcess {
@@ -78,7 +79,7 @@ export async function startActivityWorker(h: Harness, tools: (ledger: EffectLedg
       client: new Client({ connection: h.connection }),
       store: h.store,
     }),
-    maxHeartbeatThrottleInterval: '50 ms',
+    ...WORKER_TIMING,
   });
   const running = worker.run();
   return {

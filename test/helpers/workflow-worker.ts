@@ -14,6 +14,7 @@ import { contractsByName } from '../../src/tools/contracts.ts';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.ts';
 import { TraceSink } from '../../src/worker/trace-sink.ts';
 import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
+import { WORKER_TIMING } from '../../src/worker/worker.ts';
 import type { TraceSinks } from '../../src/wire/trace-events.ts';
 
 const env = (name: string): string => {
@@ -48,6 +49,7 @@ const worker = await Worker.create({
   // Local activities only: every other activity runs on the test's activity worker.
   enableNonLocalActivities: false,
   sinks,
+  ...WORKER_TIMING,
 });
 console.error(`Worker polling task queue "${taskQueue}" (workflow tasks and local activities only), identity ${worker.options.identity}`);
 await worker.run();
