@@ -338,7 +338,7 @@ const LIST_SCAN_LIMIT = 1000;
 const LIST_CONCURRENCY = 8;
 const LIST_STATE_TIMEOUT_MS = 3000;
 /** How long `getState` waits for a worker to answer before it reads the run's memo instead. */
-const STATE_QUERY_TIMEOUT_MS = 5000;
+const STATE_QUERY_TIMEOUT_MS = 2000;
 
 export function isTerminal(state: Pick<RunState, 'status'>): boolean {
   return TERMINAL_STATUSES.has(state.status);
