@@ -11,4 +11,5 @@ COPY examples ./examples
 ENV NODE_ENV=production AGENT_DATA_DIR=/data
 VOLUME /data
 USER node
-CMD ["node", "src/cli/cli.ts", "worker"]
+# The heap limit: src/worker/node-args.ts.
+CMD ["node", "--max-old-space-size=1024", "src/cli/cli.ts", "worker"]

@@ -1,7 +1,11 @@
 /** The workflow's pure helpers: limit checks, tool-call parsing, tool retries. */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
+import { PROJECT_ROOT } from '../src/paths.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
+import { WORKER_NODE_ARGS } from '../src/worker/node-args.ts';
 import { toolRetry } from '../workflows/activity-options.ts';
 import { checkLimits } from '../workflows/limits.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
@@ -49,4 +53,11 @@ test('a side-effect tool is retried only when it is idempotent, unless its contr
   assert.equal(toolRetry({ readOnly: false, idempotent: false, retry: { maximumAttempts: 4 } }).maximumAttempts, 4);
   assert.equal(toolRetry(contractsByName.get('run_command')!).maximumAttempts, 1);
   assert.equal(toolRetry(contractsByName.get('delete_file')!).maximumAttempts, 3);
+});
+
+test('the production worker commands run with the worker Node.js flags', () => {
+  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  assert.equal(pkg.scripts.worker, `node ${WORKER_NODE_ARGS.join(' ')} src/cli/cli.ts worker`);
+  const cmd = /^CMD (.*)$/m.exec(readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8'))?.[1];
+  assert.deepEqual(JSON.parse(cmd ?? 'null'), ['node', ...WORKER_NODE_ARGS, 'src/cli/cli.ts', 'worker']);
 });

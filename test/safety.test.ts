@@ -155,7 +155,7 @@ test("the README's service example runs as written", async () => {
   assert.equal(stdout.trim(), 'completed: Deleted access.log to free space.');
 });
 
-test('`npm run worker` starts a production worker that polls, refuses scripted models and stops on SIGTERM', { timeout: 120_000 }, async () => {
+test('`npm run worker` starts a production worker that polls, refuses scripted models and stops on SIGTERM', { timeout: 120_000 }, async (t) => {
   const taskQueue = `${h.taskQueue}-npm`;
   const dataDir = path.join(h.dataDir, 'npm-worker');
   const child = spawn('npm', ['run', 'worker', '--silent'], {
@@ -168,7 +168,14 @@ test('`npm run worker` starts a production worker that polls, refuses scripted m
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(code === 0 ? 'exit 0' : `${code} ${signal}`)));
+  // A failed assertion must not leave the worker polling (the test file would never end).
+  t.after(() => {
+    if (groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
+  });
   await eventually(() => stderr.includes(`Worker polling task queue "${taskQueue}"`) || (child.exitCode !== null && Promise.reject(new Error(stderr))), 'the worker to poll', 90_000);
+  // With the production flags (src/worker/node-args.ts): V8's heap limit (1 GiB of old space, plus the young generation), not its 4 GiB default here.
+  const heapMiB = Number(/\(heap limit (\d+) MiB\)/.exec(stderr)?.[1]);
+  assert.ok(heapMiB >= 1024 && heapMiB < 1200, `heap limit ${heapMiB} MiB`);
   const agents = new AgentClient(h.temporal, { taskQueue });
   const { runId } = await agents.startRun({ goal: 'x', model: 'scripted:plan' });
   const result: RunResult = await agents.result(runId);

@@ -11,7 +11,8 @@
  *
  * npm run bench -- [--parked N] [--json file] [--only turns,cancel,…]
  *                   [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
- * (the last two: the parked runs' worker process with other Temporal worker options / Node.js flags)
+ * (the last two: the parked runs' worker process with other Temporal worker options / Node.js flags than
+ * the production ones, src/worker/node-args.ts)
  * Sizes: BENCH_SEQUENTIAL (100), BENCH_CONCURRENT (50), BENCH_ROUNDS (3), BENCH_CANCELS (40),
  * BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200).
  */
@@ -26,6 +27,7 @@ import { jsonReport, renderReport, type BenchResults } from './bench/report.ts';
 import { benchStoreCost } from './bench/store-cost.ts';
 import { benchTurns } from './bench/turns.ts';
 import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
+import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
 
 const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
 const { values: flags } = parseArgs({
@@ -34,7 +36,8 @@ const { values: flags } = parseArgs({
     json: { type: 'string' },
     only: { type: 'string', default: SECTIONS.join(',') },
     'worker-options': { type: 'string', default: '{}' },
-    'worker-node-args': { type: 'string', default: '' },
+    // The production worker's flags unless told otherwise (`--worker-node-args=` for none).
+    'worker-node-args': { type: 'string', default: WORKER_NODE_ARGS.join(' ') },
   },
 });
 const only = new Set(flags.only.split(','));

@@ -4,6 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
 import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
 import { runAndWait } from './run-and-wait.ts';
@@ -92,7 +93,9 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
   worker: () =>
     // A production worker: it serves scripted models only when AGENT_SCRIPTED_MODEL_URL names a server.
     withRuntime({ worker: true }, async (rt) => {
-      log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address}. Ctrl-C stops it.`);
+      // The heap limit sizes garbage collection, so resident memory (src/worker/node-args.ts).
+      const heapMiB = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+      log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address} (heap limit ${heapMiB} MiB). Ctrl-C stops it.`);
       await untilSignal();
       log('Worker stopping: tasks in flight finish or are handed back to Temporal.');
       return 0;
