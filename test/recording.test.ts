@@ -258,7 +258,7 @@ test('eval: recorded tasks replay with the recorded outcome as the expectation (
 });
 
 test('replay speed: turns per second with no model', async (t) => {
-  const limits = { maxTurns: 40, maxRepeatedCalls: 0, maxStaleTurns: 0 };
+  const limits = { maxTurns: 20, maxRepeatedCalls: 0, maxStaleTurns: 0 };
   const writes = await record(await runWith({ goal: 'Write drafts.', model: scenario('many-writes.ts'), workspace: freshWorkspace(), policy: { mediumQuota: 100 }, limits }), 'many-writes');
   const lists = await record(await runWith({ goal: 'List the files forever.', model: 'scripted:runaway', workspace: freshWorkspace(), limits }), 'runaway');
   for (const [what, recorded, tools] of [
@@ -266,7 +266,7 @@ test('replay speed: turns per second with no model', async (t) => {
     ['a write_file activity a turn, all tools recorded', writes, 'recorded'],
     ['a deduplicated list_files a turn (no tool activity)', lists, 'dry-run'],
   ] as const) {
-    assert.equal(recorded.recording.turns.length, 40);
+    assert.equal(recorded.recording.turns.length, 20);
     const { result, report, wallMs } = await replay(recorded, { tools, pollMs: 250 });
     assert.equal(result.status, 'max_turns_exceeded');
     assert.ok(report.same, renderReplayReport(report));
