@@ -58,6 +58,8 @@ test('a side-effect tool is retried only when it is idempotent, unless its contr
 test('the production worker commands run with the worker Node.js flags', () => {
   const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   assert.equal(pkg.scripts.worker, `node ${WORKER_NODE_ARGS.join(' ')} src/cli/cli.ts worker`);
+  // `npm run agent -- serve` hosts a worker too.
+  assert.equal(pkg.scripts.agent, `node ${WORKER_NODE_ARGS.join(' ')} src/cli/cli.ts`);
   const cmd = /^CMD (.*)$/m.exec(readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8'))?.[1];
   assert.deepEqual(JSON.parse(cmd ?? 'null'), ['node', ...WORKER_NODE_ARGS, 'src/cli/cli.ts', 'worker']);
 });

@@ -1,6 +1,6 @@
 /**
- * The Node.js flags a production worker process runs with (`npm run worker`, the Dockerfile; the bench's
- * parked-runs worker too). A test checks that those places say the same.
+ * The Node.js flags a production worker process runs with (`npm run worker`, `npm run agent` whose `serve`
+ * hosts a worker, the Dockerfile; the bench's parked-runs worker too). A test checks that those places say the same.
  *
  * A heap limit of 1 GiB: V8 sizes its garbage collection by the limit, and the default on a large machine
  * is 4 GiB, so a worker that parks 1,000 runs kept about 740 MiB resident (mostly garbage nobody
