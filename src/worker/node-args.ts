@@ -4,7 +4,7 @@
  *
  * A heap limit of 1 GiB: V8 sizes its garbage collection by the limit, and the default on a large machine
  * is 4 GiB, so a worker that parks 1,000 runs kept about 740 MiB resident (mostly garbage nobody
- * collected); under this limit it keeps about 580 MiB, with the same resume latency and throughput
+ * collected); under this limit it keeps 571–615 MiB (three runs), with the same resume latency and throughput
  * (`npm run bench -- --only parked --parked 1000`). It is still room for a hundred concurrent
  * activities' transcripts and tool outputs. In a container with a memory limit Node picks its own heap
  * limit from it; this flag then only matters when that limit is over 2 GiB.
