@@ -14,6 +14,7 @@ import { ModelDeltas } from './model-deltas.ts';
 import { storeFailure } from './store-failures.ts';
 import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
 import { modelContextQuery } from '../src/wire/messages.ts';
+import { LocalCallInterruptions } from './local-call-interruptions.ts';
 import type { Client } from '@temporalio/client';
 
 export interface CallModelInput {
@@ -25,9 +26,11 @@ export interface CallModelInput {
   stream: boolean;
   /** Also offer the worker's MCP tools, and return their definitions with the reply (`ModelReply.mcpTools`). */
   withMcpTools?: boolean;
+  /** A local call only (its workflow's timer cannot reach it): when the run's wall time is up, epoch ms. */
+  wallDeadlineMs?: number;
 }
 
-/** How often the activity heartbeats while it waits: the only way a cancel request reaches it. */
+/** How often the activity heartbeats while it waits: how a cancel request reaches it (as a regular activity). */
 const HEARTBEAT_EVERY_MS = 50;
 
 export interface CallModelDeps {
@@ -78,18 +81,24 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       messages: messages.map(toOpenAIMessage),
       ...(tools.length ? { tools } : {}),
     };
-    const heartbeat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+    // A local activity sends no heartbeats: Temporal cannot reach it while it holds its workflow's task.
+    const local = ctx.info.isLocal;
+    const heartbeatNow = local ? () => {} : () => ctx.heartbeat();
+    const heartbeat = local ? undefined : setInterval(heartbeatNow, HEARTBEAT_EVERY_MS);
+    const interruptions = local ? await LocalCallInterruptions.listen(store, input.runId, input.wallDeadlineMs) : null;
+    const signal = interruptions ? AbortSignal.any([ctx.cancellationSignal, interruptions.signal]) : ctx.cancellationSignal;
     const started = performance.now();
     const deltas = new ModelDeltas(store, input.runId, `${ctx.info.activityId}.${ctx.info.attempt}`);
     try {
       const reply = input.stream
-        ? await streamed(model, request, ctx, (text) => deltas.push(text))
-        : await unary(model, request, ctx.cancellationSignal);
+        ? await streamed(model, request, signal, heartbeatNow, (text) => deltas.push(text))
+        : await unary(model, request, signal);
       checkReplySize(reply.message);
       return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}) };
     } catch (error) {
-      throw toActivityFailure(error, ctx.cancellationSignal);
+      throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || toActivityFailure(error, ctx.cancellationSignal);
     } finally {
+      interruptions?.close();
       clearInterval(heartbeat);
       await deltas.close();
     }
@@ -158,18 +167,15 @@ async function unary(client: OpenAI, request: Request, signal: AbortSignal): Pro
   };
 }
 
-async function streamed(client: OpenAI, request: Request, ctx: Context, onText: (text: string) => void): Promise<Omit<ModelReply, 'modelMs'>> {
-  const stream = await client.chat.completions.create(
-    { ...request, stream: true, stream_options: { include_usage: true } },
-    { signal: ctx.cancellationSignal },
-  );
+async function streamed(client: OpenAI, request: Request, signal: AbortSignal, heartbeat: () => void, onText: (text: string) => void): Promise<Omit<ModelReply, 'modelMs'>> {
+  const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal });
   let content = '';
   let sawContent = false;
   let finishReason = 'stop';
   let usage = { promptTokens: 0, completionTokens: 0 };
   const calls: { id: string; name: string; arguments: string }[] = [];
   for await (const chunk of stream) {
-    ctx.heartbeat();
+    heartbeat();
     if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
     const choice = chunk.choices[0];
     if (!choice) continue;

@@ -7,7 +7,8 @@ import { RunNotFoundError } from '../src/client/client.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
-import { activities, durationMs, eventMs } from './helpers/histories.ts';
+import { activities, durationMs, eventMs, localActivities } from './helpers/histories.ts';
+import { FailureType } from '../src/wire/failures.ts';
 import { sentUsage, type ModelExchange } from './helpers/model-proxy.ts';
 
 let h: Harness;
@@ -126,6 +127,41 @@ test('cancel while the model is slow: interrupted with the reason, and the HTTP 
   // Cancelling it again: the run has ended (the signal's own error); a run that never existed: RunNotFoundError.
   await assert.rejects(h.agents.cancelRun(runId, 'again'), (error: Error) => error.name === 'WorkflowNotFoundError');
   await assert.rejects(h.agents.cancelRun('run-never-started', 'nothing'), RunNotFoundError);
+});
+
+describe("modelCall: 'local'", () => {
+  test('the plan run completes the same, its model calls local activities (markers, no activity tasks)', async () => {
+    const result = await h.run({ goal: `${GOAL} (local)`, model: 'scripted:plan', modelCall: 'local' });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.turns, 3);
+    assert.equal(result.output, 'errors.log mentions a timeout: worker 7 timed out after 30000 ms.');
+    const history = await h.temporal.workflow.getHandle(result.runId).fetchHistory();
+    assert.deepEqual(activities(history, 'callModel'), [], 'no model call went through an activity task');
+    const calls = localActivities(history, 'callModel');
+    assert.equal(calls.length, 3);
+    for (const call of calls) assert.equal(call.event.markerRecordedEventAttributes?.failure ?? null, null);
+    assert.equal(activities(history, 'runTool').length + localActivities(history, 'runTool').length, 2);
+  });
+
+  test('a cancel reaches the model call through the store: it stops with RunCancelRequested, then the run is cancelled', async () => {
+    const goal = `${GOAL} (local cancel)`;
+    const { runId } = await h.agents.startRun({ goal, model: scenario('slow.ts'), workspace: h.workspace, modelCall: 'local' });
+    const request = await eventually(() => h.scripted.requests.find((r) => r.messages[1]?.content === goal), 'the model request');
+    await h.agents.cancelRun(runId, 'user pressed Stop');
+    const result = await h.agents.result(runId);
+    assert.equal(result.status, 'interrupted');
+    assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'user pressed Stop' });
+    assert.equal(result.turns, 0);
+    assert.ok(request.aborted, 'the model server saw the request aborted');
+    const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+    // Not the workflow task's heartbeat (seconds later): the call itself heard the cancel and stopped.
+    const [call] = localActivities(history, 'callModel');
+    const failure = call!.event.markerRecordedEventAttributes?.failure;
+    assert.equal(failure?.cause?.applicationFailureInfo?.type ?? failure?.applicationFailureInfo?.type, FailureType.runCancelRequested);
+    assert.equal((await h.temporal.workflow.getHandle(runId).describe()).status.name, 'CANCELLED');
+    const events = await h.store.readEvents(runId);
+    assert.ok(events.some((e) => (e.event as { type?: string }).type === 'cancel_requested'), 'the cancel is on the live stream');
+  });
 });
 
 test('a model answering 400 ends the run failed with the provider message', async () => {

@@ -12,7 +12,8 @@ import { builtinTools } from '../src/tools/registry.ts';
 import type { ToolRunRecord } from './helpers/cluster-hosts.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
-import { activities, eventId, eventTypes, waitForHistory, workflowTaskWorkers } from './helpers/histories.ts';
+import { activities, eventId, eventTypes, localActivities, waitForHistory, workflowTaskWorkers } from './helpers/histories.ts';
+import type { RunInput } from '../src/wire/run-input.ts';
 import { untilExists } from './helpers/latch.ts';
 import { spawnWorker, startActivityWorker, type WorkerProcess } from './helpers/worker-process.ts';
 
@@ -32,10 +33,10 @@ const goalFor = (what: string) => `${GOAL} (${what})`;
 type KillPoint = (runId: string) => Promise<void>;
 
 /** Runs the durable scenario, killing the worker at `killAt` (if given) and starting a fresh one. */
-async function runDurable(what: string, killAt?: KillPoint) {
+async function runDurable(what: string, killAt?: KillPoint, options: Pick<RunInput, 'modelCall'> = {}) {
   writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
   let worker: WorkerProcess = await spawnWorker(h);
-  const { runId } = await h.agents.startRun({ goal: goalFor(what), model: scenario('durable.ts'), workspace: h.workspace });
+  const { runId } = await h.agents.startRun({ goal: goalFor(what), model: scenario('durable.ts'), workspace: h.workspace, ...options });
   const killed = worker;
   try {
     if (killAt) {
@@ -70,7 +71,11 @@ async function inFlight(runId: string): Promise<{ type: string; state: string; a
 /** PENDING_ACTIVITY_STATE_STARTED: a worker has the activity and is running it. */
 const STARTED = '2';
 
-async function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof runDurable>>['result'], reference: string, reran: string[] = []) {
+/**
+ * `reran`: tools retried once by Temporal (a second attempt). `redone`: read-only tools run again from the
+ * start of a workflow task the dead worker never completed (local steps are recorded when their task completes).
+ */
+async function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof runDurable>>['result'], reference: string, reran: string[] = [], redone: string[] = []) {
   assert.equal(result.status, 'completed');
   assert.equal(result.output, reference);
   assert.equal(result.toolRuns, 4);
@@ -84,6 +89,7 @@ async function checkSameOutcome(runId: string, result: Awaited<ReturnType<typeof
   for (const id of ['c1', 'c2', 'c3', 'c4']) {
     const count = executions.filter((e) => e.toolCallId === id).length;
     if (reran.includes(id)) assert.ok(count === 2 && executions.some((e) => e.toolCallId === id && e.attempt === 2), `${id} retried once`);
+    else if (redone.includes(id)) assert.deepEqual(executions.filter((e) => e.toolCallId === id).map((e) => e.attempt), [1, 1], `${id} redone once, from the start`);
     else assert.equal(count, 1, `${id} ran exactly once across both processes`);
   }
   const deletes = trace.flatMap((l) => (l.type === 'tool_start' && l.toolName === 'delete_file' ? [l.callKey] : []));
@@ -118,6 +124,29 @@ test('killed during a model call: the call is retried on the new worker', async 
   const calls = activities(history, 'callModel');
   assert.deepEqual(calls.map((c) => c.attempt), [1, 2, 1, 1, 1]);
   assert.match(calls[1]!.lastFailure?.message ?? '', /heartbeat/i, 'retried because the dead worker stopped heartbeating');
+});
+
+test("killed during a local model call (modelCall 'local'): the workflow task it held times out, the new worker redoes that task's steps", async () => {
+  const goal = goalFor('local model call');
+  const turn1 = () => h.scripted.requests.filter((r) => r.turn === 1 && r.messages[1]?.content === goal);
+  const { runId, result } = await runDurable(
+    'local model call',
+    async (id) => {
+      await eventually(() => turn1().some((r) => r.ms === 0 && !r.aborted), 'the slow model call in flight');
+      assert.deepEqual(await inFlight(id), [], 'at the kill, no activity task: the call runs inside the workflow task');
+    },
+    { modelCall: 'local' },
+  );
+  // The first task held turn 0's model call, list_files (c1, a quick read: local too) and turn 1's call:
+  // none was recorded, so the new worker makes them again. The write (c2) is an ordinary activity: once.
+  await checkSameOutcome(runId, result, reference, [], ['c1']);
+  const turn0 = h.scripted.requests.filter((r) => r.turn === 0 && r.messages[1]?.content === goal);
+  assert.equal(turn0.length, 2, "turn 0's model call was made again");
+  assert.deepEqual(turn1().map((r) => [r.aborted, r.status]), [[true, 200], [false, 200]], 'the request was aborted, then made again');
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  assert.ok(eventTypes(history).includes('WorkflowTaskTimedOut'), "the dead worker's workflow task timed out");
+  assert.equal(localActivities(history, 'callModel').length, 5, 'each model call recorded once');
+  assert.deepEqual(activities(history, 'callModel'), []);
 });
 
 test('killed during a tool: the interrupted tool is retried with the same key, nothing else reruns', async () => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AnswerRefusedError } from '../src/client/client.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
-import { activities, eventId, eventTypes, timers, type History } from './helpers/histories.ts';
+import { FailureType } from '../src/wire/failures.ts';
+import { activities, eventId, eventTypes, localActivities, timers, type History } from './helpers/histories.ts';
 import { REPLY_CHARS } from './scenarios/big-spender.ts';
 
 let h: Harness;
@@ -38,6 +39,24 @@ test('maxWallMs: the timer interrupts a model call in flight → budget_exceeded
   const [call] = activities(history, 'callModel');
   assertInterruptedByTheTimer(history, call!, 1500);
   const request = h.scripted.requests.find((r) => r.scenario.endsWith('slow.ts') && r.messages[1]?.content === GOAL)!;
+  assert.ok(request.aborted, 'the model request was aborted');
+});
+
+test("maxWallMs with modelCall 'local': the call stops at the run's deadline, and that is the stop", async () => {
+  const goal = `${GOAL} (local)`;
+  const result = await h.run({ goal, model: scenario('slow.ts'), limits: { maxWallMs: 1500 }, modelCall: 'local' });
+  assert.equal(result.status, 'budget_exceeded');
+  assert.deepEqual(result.interruption, { type: 'max_time' });
+  assert.equal(result.turns, 0);
+  const history = await h.temporal.workflow.getHandle(result.runId).fetchHistory();
+  const [call] = localActivities(history, 'callModel');
+  const failure = call!.event.markerRecordedEventAttributes?.failure;
+  assert.equal(failure?.cause?.applicationFailureInfo?.type ?? failure?.applicationFailureInfo?.type, FailureType.wallTimeUp, 'the call itself stopped at the deadline');
+  // The wall timer reached the server only with the task the call held: the call's own bound stopped the run first.
+  const wall = timers(history).find((t) => t.timeoutMs > 0 && t.timeoutMs <= 1500);
+  assert.ok(wall, 'the wall timer was started');
+  assert.equal(wall.fired, null, 'the run did not wait for the wall timer');
+  const request = h.scripted.requests.find((r) => r.messages[1]?.content === goal)!;
   assert.ok(request.aborted, 'the model request was aborted');
 });
 

@@ -10,19 +10,26 @@ import { FailureType } from '../src/wire/failures.ts';
  */
 const HEARTBEAT_TIMEOUT = '5 seconds';
 
-export const { callModel } = wf.proxyActivities<AgentActivities>({
+const MODEL_CALL = {
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
     maximumInterval: '30 seconds',
     maximumAttempts: 6,
-    nonRetryableErrorTypes: [FailureType.modelRequestRejected],
+    nonRetryableErrorTypes: [FailureType.modelRequestRejected, FailureType.runCancelRequested, FailureType.wallTimeUp],
   },
   // The run reports `interrupted` only once the HTTP request has really been aborted.
   cancellationType: wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-});
+} satisfies wf.ActivityOptions & wf.LocalActivityOptions;
+
+export const { callModel } = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL, heartbeatTimeout: HEARTBEAT_TIMEOUT });
+
+/**
+ * The model call as a local activity (`modelCall: 'local'`): it holds the workflow task until it ends, so
+ * the run's cancel and wall time reach it through its input and the store, not Temporal (`model-call.ts`).
+ */
+export const { callModel: localCallModel } = wf.proxyLocalActivities<AgentActivities>(MODEL_CALL);
 
 /** The worker's MCP tool definitions (held in memory by the worker): a local activity, recorded in history. */
 export const { mcpTools } = wf.proxyLocalActivities<AgentActivities>({

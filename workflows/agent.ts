@@ -2,7 +2,7 @@
  * The agent loop as a Temporal workflow. Deterministic: every model call and tool run is an activity;
  * time is workflow time; nothing here does I/O.
  *
- * Per iteration: cancelled? → wall time? → turns? → cost? → call the model → add its cost → final answer
+ * Per iteration: cancelled? → wall time? → turns? → cost? → call the model (`model-call.ts`) → add its cost → final answer
  * or the tool calls (`tool-step.ts`): each, in the model's order, is validated, deduplicated if read-only,
  * put to the policy and, if needed, to a human (`decisions.ts`); then the approved calls run concurrently
  * and their results go back in the model's order. Every way the loop ends is a `Stop` (`stop.ts`),
@@ -12,16 +12,16 @@ import * as wf from '@temporalio/workflow';
 import { contractsByName } from '../src/tools/contracts.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
-import { callModel } from './activity-options.ts';
 import { HumanDecisions } from './decisions.ts';
 import { checkLimits } from './limits.ts';
 import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
+import { modelCall } from './model-call.ts';
 import { addMcpTools, offerMcpTools } from './mcp-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
 import { priceOf, type Price } from '../src/wire/pricing.ts';
-import { stopForError, type Stop } from './stop.ts';
+import { isStop, stopForError, type Stop } from './stop.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
 import type { RunResult } from '../src/wire/types.ts';
 import type { CarriedState } from './carried-state.ts';
@@ -93,14 +93,19 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
     const link = run.nextLink();
-    const reply = await callModel({
-      runId: run.runId,
-      model: input.model,
-      transcript: link,
-      toolNames: [...loop.offered.keys()],
-      stream: input.stream ?? true,
-      ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
-    });
+    const reply = await modelCall(
+      input,
+      {
+        runId: run.runId,
+        model: input.model,
+        transcript: link,
+        toolNames: [...loop.offered.keys()],
+        stream: input.stream ?? true,
+        ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
+      },
+      limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+    );
+    if (isStop(reply)) return reply;
     run.sent(link);
     if (loop.mcpWithModelCall) {
       // The worker's MCP tools, as the model was offered them: known before any of the reply's calls.

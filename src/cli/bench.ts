@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the harness's costs on one tuned embedded Temporal dev server (or TEMPORAL_ADDRESS)
  * with the scripted model, in one run, one section after another (src/cli/bench/*.ts):
- *   turns    plan runs next to Temporal's own activity hop, and throughput with 50 runs at once
+ *   turns    plan runs next to Temporal's own activity hop, and throughput with 50 runs at once, for
+ *            each way of calling the model (`--model-call activity,local`)
  *   cancel   cancel → tool signal aborted and → model HTTP request closed; heartbeat RPCs it costs
  *   parked   worker RSS with N runs waiting for approval, and resume latency after a decision
  *   history  history bytes per turn
@@ -9,7 +10,7 @@
  *   sse      live events: store → SSE client latency and concurrent clients (its own process)
  *   otel-mcp tracing on vs off per turn, MCP tool call vs built-in (its own process)
  *
- * npm run bench -- [--parked N] [--json file] [--only turns,cancel,…]
+ * npm run bench -- [--parked N] [--json file] [--only turns,cancel,…] [--model-call activity,local]
  *                   [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
  * (the last two: the parked runs' worker process with other Temporal worker options / Node.js flags than
  * the production ones, src/worker/node-args.ts)
@@ -25,7 +26,7 @@ import { installBenchRuntime } from './bench/metrics.ts';
 import { benchParked } from './bench/parked.ts';
 import { jsonReport, renderReport, type BenchResults } from './bench/report.ts';
 import { benchStoreCost } from './bench/store-cost.ts';
-import { benchTurns } from './bench/turns.ts';
+import { benchTurns, MODEL_CALLS, type ModelCall } from './bench/turns.ts';
 import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
 import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
 
@@ -35,6 +36,7 @@ const { values: flags } = parseArgs({
     parked: { type: 'string', default: '200' },
     json: { type: 'string' },
     only: { type: 'string', default: SECTIONS.join(',') },
+    'model-call': { type: 'string', default: MODEL_CALLS.join(',') },
     'worker-options': { type: 'string', default: '{}' },
     // The production worker's flags unless told otherwise (`--worker-node-args=` for none).
     'worker-node-args': { type: 'string', default: WORKER_NODE_ARGS.join(' ') },
@@ -51,7 +53,10 @@ const env = await openBenchEnv({ bigFiles: only.has('history') ? Math.max(...his
 const results: BenchResults = { address: env.address };
 try {
   if (only.has('turns')) {
-    results.turns = await benchTurns(env, { runs: size('BENCH_SEQUENTIAL', 100), concurrent: size('BENCH_CONCURRENT', 50), rounds: size('BENCH_ROUNDS', 3) });
+    const modelCalls = flags['model-call'].split(',') as ModelCall[];
+    const unknownCall = modelCalls.find((m) => !MODEL_CALLS.includes(m));
+    if (unknownCall) throw new Error(`--model-call: unknown mode ${unknownCall}; modes: ${MODEL_CALLS.join(', ')}`);
+    results.turns = await benchTurns(env, { runs: size('BENCH_SEQUENTIAL', 100), concurrent: size('BENCH_CONCURRENT', 50), rounds: size('BENCH_ROUNDS', 3), modelCalls });
   }
   if (only.has('cancel')) results.cancel = await benchCancel(env, metrics, { cancels: size('BENCH_CANCELS', 40) });
   if (only.has('parked')) {

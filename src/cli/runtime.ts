@@ -66,8 +66,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const telemetry = activeTelemetry();
   const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter(), interceptors: tracingClientInterceptors(telemetry) });
   const roots = options.workspaceRoots ?? workspaceRoots();
-  const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots });
   const store = await openStore({ dataDir: dir });
+  const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots, store });
   let worker: AgentWorker | null = null;
   let running: Promise<void> | null = null;
   if (options.worker) {

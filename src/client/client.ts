@@ -38,6 +38,8 @@ import { parseRunInput } from './run-input.ts';
 import { AGENT_COST_USD, AGENT_MODEL, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TURNS } from '../wire/search-attributes.ts';
 import { matchesFilter, MEMO_GOAL_CHARS, needsStateQuery, runListQuery, toRunSummary, type RunFilter, type RunMemo, type RunSummary } from './run-list.ts';
 import { checkWorkspace, workspaceRoots } from '../tools/workspace-roots.ts';
+import type { AgentStore } from '../store/store.ts';
+import type { CancelRequestedEvent } from '../wire/cancel-request.ts';
 
 export class RunNotFoundError extends Error {
   override readonly name = 'RunNotFoundError';
@@ -62,20 +64,27 @@ export interface AgentClientOptions {
   taskQueue?: string;
   /** Workspaces a run may name (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). Workers check again. */
   workspaceRoots?: readonly string[];
+  /**
+   * The workers' store: `cancelRun` announces each cancel on the run's event stream, so a model call made
+   * as a local activity (`modelCall: 'local'`) stops at once instead of when its workflow task is next heartbeated.
+   */
+  store?: Pick<AgentStore, 'appendEvent'>;
 }
 
 export class AgentClient {
   readonly temporal: Client;
   readonly taskQueue: string;
   readonly workspaceRoots: readonly string[];
+  private readonly store: Pick<AgentStore, 'appendEvent'> | undefined;
   /** Whether the server knows the agent search attributes (learned at the first start). */
   private searchAttributesRegistered: boolean | undefined;
 
   constructor(temporal: Client, options: string | AgentClientOptions = {}) {
-    const { taskQueue = TASK_QUEUE, workspaceRoots: roots = workspaceRoots() } = typeof options === 'string' ? { taskQueue: options } : options;
+    const { taskQueue = TASK_QUEUE, workspaceRoots: roots = workspaceRoots(), store } = typeof options === 'string' ? { taskQueue: options } : options;
     this.temporal = temporal;
     this.taskQueue = taskQueue;
     this.workspaceRoots = roots;
+    this.store = store;
   }
 
   /**
@@ -130,10 +139,11 @@ export class AgentClient {
       // A deadline: with no worker alive the server holds a query until its own timeout (tens of seconds).
       state = await this.temporal.withDeadline(Date.now() + STATE_QUERY_TIMEOUT_MS, () => handle.query(stateQuery));
     } catch (error) {
-      // No worker to answer (queries need one): what the run last recorded in its memo, which the
-      // server keeps — enough to see what waits and approve it with its hash.
-      const live = memo[LIVE_STATE_MEMO] as LiveRunState | undefined;
-      if (!live || description.status.name !== 'RUNNING') throw error;
+      // No worker to answer (queries need one, and wait for a workflow task a worker holds): what the run
+      // last recorded in its memo, which the server keeps — enough to see what waits and approve it with its
+      // hash. A run whose first task has not completed has recorded nothing yet: it reads as just started.
+      if (description.status.name !== 'RUNNING') throw error;
+      const live = (memo[LIVE_STATE_MEMO] as LiveRunState | undefined) ?? justStarted(description.startTime);
       return stateFromMemo(runId, live, memo, description.startTime, (error as Error).message);
     }
     // An activity that keeps failing (the model endpoint, the store) is retried by Temporal; say so.
@@ -214,6 +224,10 @@ export class AgentClient {
       throw error;
     }
     await handle.cancel();
+    // After Temporal has it: a local model call that stops on this finds the cancel waiting for its workflow.
+    // Best effort: the cancel stands without it, a local model call then hears it within one task heartbeat.
+    const announced: CancelRequestedEvent = { type: 'cancel_requested', reason };
+    await this.store?.appendEvent(runId, announced).catch(() => {});
   }
 
   /** The approval the run waits for, or null. */
@@ -299,6 +313,11 @@ export class AgentClient {
       throw error;
     }
   }
+}
+
+/** What a run's live memo would say before its first workflow task completed. */
+function justStarted(startTime: Date): LiveRunState {
+  return { status: 'running', pending: null, turns: 0, toolCalls: 0, toolRuns: 0, costUsd: 0, totalCostUsd: 0, progress: null, updatedAt: startTime.toISOString() };
 }
 
 /** A running run's state as its live memo has it (no worker answered the query). */

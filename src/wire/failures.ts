@@ -18,6 +18,13 @@ export const FailureType = {
   storeIntegrity: 'StoreIntegrity',
   /** A tool asked to be retried (transient failure). */
   toolRetryable: 'ToolRetryable',
+  /**
+   * A model call made as a local activity heard of the run's cancel through the store and stopped; the
+   * workflow, whose task the call held, has not seen the cancel yet and waits for it (`model-call.ts`).
+   */
+  runCancelRequested: 'RunCancelRequested',
+  /** A model call made as a local activity reached the run's wall-time deadline and stopped (`model-call.ts`). */
+  wallTimeUp: 'WallTimeUp',
 } as const;
 
 /** How a failure reads in the tool message the model gets. */

@@ -69,6 +69,14 @@ export const runInputSchema = z
     workspace: z.string().refine((p) => p.startsWith('/'), 'workspace must be an absolute path').optional(),
     /** Stream the model's reply (heartbeats while it arrives). Default true. */
     stream: z.boolean().optional(),
+    /**
+     * How the model is called. `activity` (default): an activity like any other, so the run answers
+     * queries and hears cancels while the model thinks. `local`: a local activity on the workflow's own
+     * worker, one Temporal round trip less per turn, but the run's workflow task stays open until the
+     * reply: queries and messages wait for it, and a cancel reaches the call through the store's event
+     * stream (`AgentClient.cancelRun` with a store) or else when the task is next heartbeated (8 s).
+     */
+    modelCall: z.enum(['activity', 'local']).optional(),
     policy: runPolicySchema.optional(),
     /** JSON Schema the final answer (parsed as JSON) must meet; one repair is asked for, then the run fails. */
     outputSchema: z

@@ -113,7 +113,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
     await running;
     worker = null;
   };
-  const agents = new AgentClient(temporal, { taskQueue, workspaceRoots: [dataDir] });
+  const agents = new AgentClient(temporal, { taskQueue, workspaceRoots: [dataDir], store });
   // Every run started through this client is replayed, however the test started it.
   const started = new Set<string>();
   const startRun = agents.startRun.bind(agents);

@@ -3,6 +3,7 @@
  * model's HTTP request being closed, as seen by the scripted model server. A cancel reaches an activity
  * only in the answer to one of its heartbeats, so the heartbeat cadence is also measured: heartbeat RPCs
  * per running activity per second (Core's own request counter), and the Temporal server's CPU meanwhile.
+ * A model call made as a local activity hears the cancel through the store's event stream instead.
  */
 import { median } from '../stats.ts';
 import type { CoreMetrics } from './metrics.ts';
@@ -15,6 +16,8 @@ export interface CancelResult {
   clientMs: number[];
   /** cancel request → model HTTP request closed, ms. */
   modelMs: number[];
+  /** The same for a model call made as a local activity (the cancel reaches it through the store). */
+  localModelMs: number[];
   heartbeats: {
     /** RecordActivityTaskHeartbeat calls per second of a running scan_files tool. */
     perToolSecond: number;
@@ -47,20 +50,8 @@ export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { canc
     await env.agents.result(runId);
   }
 
-  log(`cancel: ${o.cancels} cancels of a model call waiting for its reply...`);
-  const modelMs: number[] = [];
-  for (let i = 0; i < o.cancels; i++) {
-    const goal = `Answer after 30000 ms (cancel ${i}).`;
-    const { runId } = await env.agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace });
-    const request = await waitFor(() => env.scripted.requests.find((r) => r.scenario === SLOW_MODEL.slice('scripted:'.length) && r.messages.some((m) => m.content === goal)), 'the model request');
-    await sleep(cancelModelAfter(i));
-    const requested = Date.now();
-    await env.agents.cancelRun(runId, 'bench');
-    // The server records how long the request had been open when its connection closed.
-    await waitFor(() => (request.aborted ? true : undefined), 'the model request to be aborted');
-    modelMs.push(request.startedAt + request.ms - requested);
-    await env.agents.result(runId);
-  }
+  const modelMs = await cancelModelCalls(env, o.cancels, 'activity');
+  const localModelMs = await cancelModelCalls(env, o.cancels, 'local');
 
   log('cancel: heartbeat RPCs of running activities...');
   const heartbeatsDuring = async (work: () => Promise<number>) => {
@@ -97,6 +88,25 @@ export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { canc
     const busyCpu = serverCpuMs()! - busyFrom;
     serverCpuMsPerToolSecond = (busyCpu - idleMsPerSecond * busySeconds) / toolSeconds;
   }
-  log(`  median tool cancel ${median(toolMs).toFixed(1)} ms, model cancel ${median(modelMs).toFixed(1)} ms`);
-  return { toolMs, clientMs, modelMs, heartbeats: { perToolSecond, perModelSecond, serverCpuMsPerToolSecond, concurrentTools } };
+  log(`  median tool cancel ${median(toolMs).toFixed(1)} ms, model cancel ${median(modelMs).toFixed(1)} ms (local: ${median(localModelMs).toFixed(1)} ms)`);
+  return { toolMs, clientMs, modelMs, localModelMs, heartbeats: { perToolSecond, perModelSecond, serverCpuMsPerToolSecond, concurrentTools } };
+}
+
+/** Cancels of a model call waiting for its reply: cancel request → the HTTP request closed. */
+async function cancelModelCalls(env: BenchEnv, cancels: number, modelCall: 'activity' | 'local'): Promise<number[]> {
+  log(`cancel: ${cancels} cancels of a model call (${modelCall}) waiting for its reply...`);
+  const closedMs: number[] = [];
+  for (let i = 0; i < cancels; i++) {
+    const goal = `Answer after 30000 ms (cancel ${i}, ${modelCall}).`;
+    const { runId } = await env.agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace, modelCall });
+    const request = await waitFor(() => env.scripted.requests.find((r) => r.scenario === SLOW_MODEL.slice('scripted:'.length) && r.messages.some((m) => m.content === goal)), 'the model request');
+    await sleep(cancelModelAfter(i));
+    const requested = Date.now();
+    await env.agents.cancelRun(runId, 'bench');
+    // The server records how long the request had been open when its connection closed.
+    await waitFor(() => (request.aborted ? true : undefined), 'the model request to be aborted');
+    closedMs.push(request.startedAt + request.ms - requested);
+    await env.agents.result(runId);
+  }
+  return closedMs;
 }

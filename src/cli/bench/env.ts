@@ -61,7 +61,7 @@ export async function openBenchEnv(options: { bigFiles: number }): Promise<Bench
   const worker = await createAgentWorker({ connection, taskQueue, dataDir, store, workspace, scriptedModel: { baseUrl: scripted.baseUrl }, tools: observedTools(scans)(store) });
   const running = worker.run();
   const temporal = new Client({ connection });
-  const agents = new AgentClient(temporal, { taskQueue, workspaceRoots: [workspace] });
+  const agents = new AgentClient(temporal, { taskQueue, workspaceRoots: [workspace], store });
   return {
     dataDir,
     workspace,

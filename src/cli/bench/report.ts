@@ -27,16 +27,18 @@ export function renderReport(r: BenchResults): string {
 
   if (r.turns) {
     const t = r.turns;
-    const overhead = median(t.overheadPerTurnMs);
+    const planRows = t.plans.flatMap((p) => [
+      [`plan run, model call as ${p.modelCall === 'local' ? 'a local activity' : 'an activity'}: wall time`, ms(median(p.wallMs)), ms(p95(p.wallMs))],
+      ['  harness overhead per turn (wall − model − tools) / turns', ms(median(p.overheadPerTurnMs)), ms(p95(p.overheadPerTurnMs))],
+      ['  time inside the model server per run', ms(median(p.modelMs)), ms(p95(p.modelMs))],
+      ['  tool time per run', ms(median(p.toolMs)), ms(p95(p.toolMs))],
+    ]);
     section(
-      `Turns: the plan scenario (3 model calls, 2 tool runs), ${t.runs} runs one at a time, and Temporal alone on the same server (${r.address})`,
+      `Turns: the plan scenario (3 model calls, 2 tool runs), ${t.runs} runs one at a time per model-call mode, and Temporal alone on the same server (${r.address})`,
       table(
         ['measure', 'median', 'p95'],
         [
-          ['plan run, wall time', ms(median(t.wallMs)), ms(p95(t.wallMs))],
-          ['  harness overhead per turn (wall − model − tools) / turns', ms(overhead), ms(p95(t.overheadPerTurnMs))],
-          ['  time inside the model server per run', ms(median(t.modelMs)), ms(p95(t.modelMs))],
-          ['  tool time per run', ms(median(t.toolMs)), ms(p95(t.toolMs))],
+          ...planRows,
           ['Temporal alone: workflow with 5 no-op activities', ms(median(t.floor5Ms)), ms(p95(t.floor5Ms))],
           ['Temporal alone: workflow with no activity', ms(median(t.floor0Ms)), ms(p95(t.floor0Ms))],
           ['one Temporal activity hop = (5 activities − none) / 5', ms(t.hopMs), ''],
@@ -44,24 +46,26 @@ export function renderReport(r: BenchResults): string {
       ) +
         '\n\n' +
         table(
-          ['ratio', 'value'],
+          ['ratio', ...t.plans.map((p) => `model call: ${p.modelCall}`)],
           [
-            ['harness overhead per turn / one activity hop', times(overhead / t.hopMs)],
-            ['plan run / Temporal workflow with the same 5 activities', times(median(t.wallMs) / median(t.floor5Ms))],
+            ['harness overhead per turn / one activity hop', ...t.plans.map((p) => times(median(p.overheadPerTurnMs) / t.hopMs))],
+            ['plan run / Temporal workflow with the same 5 activities', ...t.plans.map((p) => times(median(p.wallMs) / median(t.floor5Ms)))],
           ],
         ),
     );
-    const rounds = t.throughput.rounds;
-    section(
-      `Throughput: ${t.throughput.concurrent} plan runs at once, ${rounds.length} rounds`,
-      table(
-        ['round', 'wall', 'runs/s', 'p95 run'],
-        rounds.map((x, i) => [i + 1, ms(x.ms), x.runsPerSecond.toFixed(1), ms(x.p95RunMs)]),
-      ) +
-        `\n\nruns/s: median ${median(rounds.map((x) => x.runsPerSecond)).toFixed(1)} (range ${range(rounds.map((x) => x.runsPerSecond), (x) => x.toFixed(1))})` +
-        `\nCPU per plan run: ${ms(t.throughput.cpuPerRunMs.bench)} in this process (client, worker, scripted model, store)` +
-        (t.throughput.cpuPerRunMs.server === null ? '' : `, ${ms(t.throughput.cpuPerRunMs.server)} in the Temporal server`),
-    );
+    for (const p of t.plans) {
+      const rounds = p.throughput.rounds;
+      section(
+        `Throughput, model call: ${p.modelCall}: ${p.throughput.concurrent} plan runs at once, ${rounds.length} rounds`,
+        table(
+          ['round', 'wall', 'runs/s', 'p95 run'],
+          rounds.map((x, i) => [i + 1, ms(x.ms), x.runsPerSecond.toFixed(1), ms(x.p95RunMs)]),
+        ) +
+          `\n\nruns/s: median ${median(rounds.map((x) => x.runsPerSecond)).toFixed(1)} (range ${range(rounds.map((x) => x.runsPerSecond), (x) => x.toFixed(1))})` +
+          `\nCPU per plan run: ${ms(p.throughput.cpuPerRunMs.bench)} in this process (client, worker, scripted model, store)` +
+          (p.throughput.cpuPerRunMs.server === null ? '' : `, ${ms(p.throughput.cpuPerRunMs.server)} in the Temporal server`),
+      );
+    }
   }
 
   if (r.cancel) {
@@ -76,6 +80,7 @@ export function renderReport(r: BenchResults): string {
           row('cancel → tool AbortSignal aborted', c.toolMs),
           row('  of which cancelRun() itself (reason signal, cancel)', c.clientMs),
           row('cancel → model HTTP request closed', c.modelMs),
+          row('  the same, model call as a local activity (through the store)', c.localModelMs),
         ],
       ) +
         '\n\n' +
@@ -156,18 +161,25 @@ export function jsonReport(r: BenchResults): unknown {
     address: r.address,
     ...(r.turns && {
       turns: {
-        planRunMs: summary(r.turns.wallMs),
-        overheadPerTurnMs: summary(r.turns.overheadPerTurnMs),
         floor5Ms: summary(r.turns.floor5Ms),
         floor0Ms: summary(r.turns.floor0Ms),
         hopMs: r.turns.hopMs,
-        overheadPerTurnOverHop: median(r.turns.overheadPerTurnMs) / r.turns.hopMs,
-        planOverFloor5: median(r.turns.wallMs) / median(r.turns.floor5Ms),
-        throughput: { ...r.turns.throughput, medianRunsPerSecond: median(r.turns.throughput.rounds.map((x) => x.runsPerSecond)) },
+        byModelCall: Object.fromEntries(
+          r.turns.plans.map((p) => [
+            p.modelCall,
+            {
+              planRunMs: summary(p.wallMs),
+              overheadPerTurnMs: summary(p.overheadPerTurnMs),
+              overheadPerTurnOverHop: median(p.overheadPerTurnMs) / r.turns!.hopMs,
+              planOverFloor5: median(p.wallMs) / median(r.turns!.floor5Ms),
+              throughput: { ...p.throughput, medianRunsPerSecond: median(p.throughput.rounds.map((x) => x.runsPerSecond)) },
+            },
+          ]),
+        ),
         samples: r.turns,
       },
     }),
-    ...(r.cancel && { cancel: { toolMs: summary(r.cancel.toolMs), clientMs: summary(r.cancel.clientMs), modelMs: summary(r.cancel.modelMs), heartbeats: r.cancel.heartbeats, samples: r.cancel } }),
+    ...(r.cancel && { cancel: { toolMs: summary(r.cancel.toolMs), clientMs: summary(r.cancel.clientMs), modelMs: summary(r.cancel.modelMs), localModelMs: summary(r.cancel.localModelMs), heartbeats: r.cancel.heartbeats, samples: r.cancel } }),
     ...(r.parked && { parked: { ...r.parked, approveMs: summary(r.parked.approveMs), resumeToEndMs: summary(r.parked.resumeToEndMs), samples: r.parked } }),
     ...(r.history && { history: r.history }),
     ...(r.store && { store: r.store }),

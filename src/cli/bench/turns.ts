@@ -2,7 +2,8 @@
  * Turns: the plan scenario (3 model calls, 2 tool runs) run after run, next to Temporal's own floor on
  * the same server in the same process — a bare workflow with the same five activity round trips, and one
  * with none — so the harness's overhead per turn reads against one Temporal activity hop. Then
- * throughput: 50 plan runs at once, a few rounds.
+ * throughput: 50 plan runs at once, a few rounds. Plan runs are measured for each way of calling the
+ * model (`modelCall`: an activity, the default, or a local activity).
  */
 import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
@@ -10,19 +11,15 @@ import { median, p95 } from '../stats.ts';
 import type { RunInput } from '../../wire/run-input.ts';
 import { BENCH_DIR, log, serverCpuMs, type BenchEnv } from './env.ts';
 
-export interface TurnsResult {
-  runs: number;
+/** Plan runs with one way of calling the model. */
+export interface PlanRuns {
+  modelCall: ModelCall;
   turnsPerRun: number;
   wallMs: number[];
   /** (wall − time inside the model server − tool time) / turns, per run. */
   overheadPerTurnMs: number[];
   modelMs: number[];
   toolMs: number[];
-  /** A bare workflow with 5 no-op activities (a plan run's five steps), and with none. */
-  floor5Ms: number[];
-  floor0Ms: number[];
-  /** One activity round trip: (median floor5 − median floor0) / 5. */
-  hopMs: number;
   throughput: {
     concurrent: number;
     rounds: { ms: number; runsPerSecond: number; p95RunMs: number }[];
@@ -31,10 +28,30 @@ export interface TurnsResult {
   };
 }
 
+export interface TurnsResult {
+  runs: number;
+  plans: PlanRuns[];
+  /** A bare workflow with 5 no-op activities (a plan run's five steps), and with none. */
+  floor5Ms: number[];
+  floor0Ms: number[];
+  /** One activity round trip: (median floor5 − median floor0) / 5. */
+  hopMs: number;
+}
+
+export type ModelCall = NonNullable<RunInput['modelCall']>;
+export const MODEL_CALLS: readonly ModelCall[] = ['activity', 'local'];
+
 const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
-export async function benchTurns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number }): Promise<TurnsResult> {
-  const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: env.workspace };
+export async function benchTurns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number; modelCalls: readonly ModelCall[] }): Promise<TurnsResult> {
+  const plans: PlanRuns[] = [];
+  for (const modelCall of o.modelCalls) plans.push(await benchPlanRuns(env, { ...o, modelCall }));
+  const { floor5Ms, floor0Ms } = await benchFloor(env, o.runs);
+  return { runs: o.runs, plans, floor5Ms, floor0Ms, hopMs: (median(floor5Ms) - median(floor0Ms)) / 5 };
+}
+
+async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number; modelCall: ModelCall }): Promise<PlanRuns> {
+  const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: env.workspace, modelCall: o.modelCall };
   const planRun = async () => {
     const before = env.scripted.requests.length;
     const started = performance.now();
@@ -48,9 +65,9 @@ export async function benchTurns(env: BenchEnv, o: { runs: number; concurrent: n
     return { wallMs, toolMs, modelMs, turns: result.turns };
   };
 
-  log('turns: warming up...');
+  log(`turns (model call: ${o.modelCall}): warming up...`);
   for (let i = 0; i < 5; i++) await planRun();
-  log(`turns: ${o.runs} plan runs, one after the other...`);
+  log(`turns (model call: ${o.modelCall}): ${o.runs} plan runs, one after the other...`);
   const sequential = [];
   for (let i = 0; i < o.runs; i++) {
     // Sequential: the model time of this run is what the server recorded since it started.
@@ -58,31 +75,7 @@ export async function benchTurns(env: BenchEnv, o: { runs: number; concurrent: n
     if ((i + 1) % 50 === 0) log(`  ${i + 1}/${o.runs}`);
   }
 
-  log(`turns: Temporal's floor, a bare workflow with 5 and with 0 no-op activities, ${o.runs} each...`);
-  const floorQueue = `${env.taskQueue}-floor`;
-  const floorWorker = await Worker.create({
-    connection: env.connection,
-    taskQueue: floorQueue,
-    workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor-workflow.ts'), logger: silentLogger }),
-    activities: { noop: async () => {} },
-  });
-  const floor5Ms: number[] = [];
-  const floor0Ms: number[] = [];
-  await floorWorker.runUntil(async () => {
-    const floorRun = async (activities: number, i: number) => {
-      const started = performance.now();
-      await env.temporal.workflow.execute('floorWorkflow', { taskQueue: floorQueue, workflowId: `floor-${Date.now()}-${activities}-${i}`, args: [activities] });
-      return performance.now() - started;
-    };
-    for (let i = 0; i < 5; i++) await floorRun(5, -i);
-    // Interleaved, so both see the same moments of a noisy machine.
-    for (let i = 0; i < o.runs; i++) {
-      floor5Ms.push(await floorRun(5, i));
-      floor0Ms.push(await floorRun(0, i));
-    }
-  });
-
-  log(`throughput: ${o.rounds} rounds of ${o.concurrent} plan runs at once...`);
+  log(`throughput (model call: ${o.modelCall}): ${o.rounds} rounds of ${o.concurrent} plan runs at once...`);
   const rounds = [];
   const cpuFrom = process.cpuUsage();
   const serverCpuFrom = serverCpuMs();
@@ -101,15 +94,40 @@ export async function benchTurns(env: BenchEnv, o: { runs: number; concurrent: n
   };
 
   return {
-    runs: o.runs,
+    modelCall: o.modelCall,
     turnsPerRun: median(sequential.map((r) => r.turns)),
     wallMs: sequential.map((r) => r.wallMs),
     overheadPerTurnMs: sequential.map((r) => (r.wallMs - r.modelMs - r.toolMs) / r.turns),
     modelMs: sequential.map((r) => r.modelMs),
     toolMs: sequential.map((r) => r.toolMs),
-    floor5Ms,
-    floor0Ms,
-    hopMs: (median(floor5Ms) - median(floor0Ms)) / 5,
     throughput: { concurrent: o.concurrent, rounds, cpuPerRunMs },
   };
+}
+
+/** Temporal's floor on the same server: a bare workflow with 5 no-op activities and with none, interleaved. */
+async function benchFloor(env: BenchEnv, runs: number): Promise<{ floor5Ms: number[]; floor0Ms: number[] }> {
+  log(`turns: Temporal's floor, a bare workflow with 5 and with 0 no-op activities, ${runs} each...`);
+  const floorQueue = `${env.taskQueue}-floor`;
+  const floorWorker = await Worker.create({
+    connection: env.connection,
+    taskQueue: floorQueue,
+    workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor-workflow.ts'), logger: silentLogger }),
+    activities: { noop: async () => {} },
+  });
+  const floor5Ms: number[] = [];
+  const floor0Ms: number[] = [];
+  await floorWorker.runUntil(async () => {
+    const floorRun = async (activities: number, i: number) => {
+      const started = performance.now();
+      await env.temporal.workflow.execute('floorWorkflow', { taskQueue: floorQueue, workflowId: `floor-${Date.now()}-${activities}-${i}`, args: [activities] });
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 5; i++) await floorRun(5, -i);
+    // Interleaved, so both see the same moments of a noisy machine.
+    for (let i = 0; i < runs; i++) {
+      floor5Ms.push(await floorRun(5, i));
+      floor0Ms.push(await floorRun(0, i));
+    }
+  });
+  return { floor5Ms, floor0Ms };
 }

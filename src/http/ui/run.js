@@ -184,6 +184,9 @@ function render(id, e) {
     case 'claim_warning':
       row('bad', el('span', { class: 'tag' }, '⚠ claim'), e.message);
       break;
+    case 'cancel_requested':
+      row('wait', el('span', { class: 'tag' }, '■ cancelling'), `“${e.reason}”`);
+      break;
     case 'continued_as_new':
       row('muted', el('span', { class: 'tag' }, '↻ continued'), `after ${e.turns} turns (${e.historyEvents} history events)`);
       break;
