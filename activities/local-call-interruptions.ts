@@ -3,7 +3,7 @@
  * workflow's task: the run's cancel, announced on the run's event stream (`AgentClient.cancelRun`), and
  * the run's wall-time deadline (the workflow's timer only reaches the server with that same task).
  */
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { AgentStore, Unsubscribe } from '../src/store/store.ts';
 import { isCancelRequested } from '../src/wire/cancel-request.ts';
 import { FailureType } from '../src/wire/failures.ts';
@@ -36,13 +36,20 @@ export class LocalCallInterruptions {
     return this.controller.signal;
   }
 
-  /** The failure to end the call with, once it was interrupted (non-retryable: the workflow decides what follows). */
+  /**
+   * The failure to end the call with, once it was interrupted: non-retryable (the workflow decides what
+   * follows) and benign (an expected stop: the worker logs it at debug level, not as a warning).
+   */
   failure(): ApplicationFailure | null {
     const what = this.interruption;
     if (!what) return null;
-    return what.kind === 'cancel'
-      ? ApplicationFailure.nonRetryable(`The run was cancelled (${what.reason}): the model call stopped.`, FailureType.runCancelRequested)
-      : ApplicationFailure.nonRetryable("The run's wall time ran out during the model call: the call stopped.", FailureType.wallTimeUp);
+    return ApplicationFailure.create({
+      nonRetryable: true,
+      category: ApplicationFailureCategory.BENIGN,
+      ...(what.kind === 'cancel'
+        ? { message: `The run was cancelled (${what.reason}): the model call stopped.`, type: FailureType.runCancelRequested }
+        : { message: "The run's wall time ran out during the model call: the call stopped.", type: FailureType.wallTimeUp }),
+    });
   }
 
   close(): void {

@@ -63,7 +63,8 @@ export function renderReport(r: BenchResults): string {
         ) +
           `\n\nruns/s: median ${median(rounds.map((x) => x.runsPerSecond)).toFixed(1)} (range ${range(rounds.map((x) => x.runsPerSecond), (x) => x.toFixed(1))})` +
           `\nCPU per plan run: ${ms(p.throughput.cpuPerRunMs.bench)} in this process (client, worker, scripted model, store)` +
-          (p.throughput.cpuPerRunMs.server === null ? '' : `, ${ms(p.throughput.cpuPerRunMs.server)} in the Temporal server`),
+          (p.throughput.cpuPerRunMs.server === null ? '' : `, ${ms(p.throughput.cpuPerRunMs.server)} in the Temporal server`) +
+          `\n${p.slowModel.runs} runs calling a ${p.slowModel.modelMs} ms model at once: ${(p.slowModel.wallMs / 1000).toFixed(1)} s, at most ${p.slowModel.maxOpenRequests} model requests open together`,
       );
     }
   }

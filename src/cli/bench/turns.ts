@@ -9,7 +9,7 @@ import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { median, p95 } from '../stats.ts';
 import type { RunInput } from '../../wire/run-input.ts';
-import { BENCH_DIR, log, serverCpuMs, type BenchEnv } from './env.ts';
+import { BENCH_DIR, log, serverCpuMs, SLOW_MODEL, type BenchEnv } from './env.ts';
 
 /** Plan runs with one way of calling the model. */
 export interface PlanRuns {
@@ -26,6 +26,8 @@ export interface PlanRuns {
     /** CPU time per plan run during the rounds: this process (client, worker, scripted model, store) and the Temporal server (null: external). */
     cpuPerRunMs: { bench: number; server: number | null };
   };
+  /** Many runs calling a slow model at once: how many of their requests one worker keeps open together. */
+  slowModel: { runs: number; modelMs: number; maxOpenRequests: number; wallMs: number };
 }
 
 export interface TurnsResult {
@@ -92,6 +94,7 @@ async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: numbe
     bench: (cpu.user + cpu.system) / 1000 / planRuns,
     server: serverCpuFrom === null || serverCpuTo === null ? null : (serverCpuTo - serverCpuFrom) / planRuns,
   };
+  const slowModel = await benchSlowModelRuns(env, { runs: 80, modelMs: 3000, modelCall: o.modelCall });
 
   return {
     modelCall: o.modelCall,
@@ -101,7 +104,34 @@ async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: numbe
     modelMs: sequential.map((r) => r.modelMs),
     toolMs: sequential.map((r) => r.toolMs),
     throughput: { concurrent: o.concurrent, rounds, cpuPerRunMs },
+    slowModel,
   };
+}
+
+/**
+ * `runs` runs calling a model that answers after `modelMs`, all at once. A local model call holds its
+ * workflow task, so one worker keeps at most about as many open as it has workflow-task slots.
+ */
+async function benchSlowModelRuns(env: BenchEnv, o: { runs: number; modelMs: number; modelCall: ModelCall }): Promise<PlanRuns['slowModel']> {
+  log(`slow model (model call: ${o.modelCall}): ${o.runs} runs calling a ${o.modelMs} ms model at once...`);
+  const before = env.scripted.requests.length;
+  const started = performance.now();
+  let maxOpenRequests = 0;
+  const sampler = setInterval(() => {
+    const open = env.scripted.requests.slice(before).filter((r) => r.ms === 0 && !r.aborted).length;
+    maxOpenRequests = Math.max(maxOpenRequests, open);
+  }, 20);
+  try {
+    const runIds = await Promise.all(
+      Array.from({ length: o.runs }, (_, i) =>
+        env.agents.startRun({ goal: `Answer after ${o.modelMs} ms (${o.modelCall} ${i}).`, model: SLOW_MODEL, workspace: env.workspace, modelCall: o.modelCall }).then((r) => r.runId),
+      ),
+    );
+    await Promise.all(runIds.map((id) => env.agents.result(id)));
+  } finally {
+    clearInterval(sampler);
+  }
+  return { runs: o.runs, modelMs: o.modelMs, maxOpenRequests, wallMs: performance.now() - started };
 }
 
 /** Temporal's floor on the same server: a bare workflow with 5 no-op activities and with none, interleaved. */
