@@ -38,6 +38,11 @@ const CLAIMS: [phrase: string, tests: [file: string, name: string][]][] = [
   ['honouring `retry-after`', [['agent-loop', '408, 409 and 429 are retried by Temporal; a retry-after is honoured']]],
   ["any other 4xx ends the run `failed` with the provider's message", [['agent-loop', 'a model answering 400 ends the run failed with the provider message']]],
   ['cancellation aborts the HTTP request', [['agent-loop', 'cancel while the model is slow: interrupted with the reason, and the HTTP request was aborted']]],
+  // The model call as a local activity
+  ['its reply is recorded in history as a marker', [['agent-loop', 'the plan run completes the same, its model calls local activities (markers, no activity tasks)']]],
+  ["the next worker makes that task's model calls and quick reads again", [['durability', "killed during a local model call (modelCall 'local'): the workflow task it held times out, the new worker redoes that task's steps"]]],
+  ["announces the cancel on the run's event stream once Temporal has it", [['agent-loop', 'a cancel reaches the model call through the store: it stops with RunCancelRequested, then the run is cancelled']]],
+  ["given the run's wall-time deadline and stops there itself", [['stops', "maxWallMs with modelCall 'local': the call stops at the run's deadline, and that is the stop"]]],
   // Tools
   ['**Safe defaults**', [['safety', 'a tool contract that states no risk has side effects and asks for approval']]],
   ['absolute paths and symbolic links out of it are refused', [['agent-loop', 'paths escaping the workspace are refused'], ['workspace', '"..", absolute paths and outward links are refused']]],
