@@ -162,6 +162,23 @@ describe("modelCall: 'local'", () => {
     const events = await h.store.readEvents(runId);
     assert.ok(events.some((e) => (e.event as { type?: string }).type === 'cancel_requested'), 'the cancel is on the live stream');
   });
+
+  test('each local call holds a workflow task: a worker with 2 (maxWorkflowTasks) has at most 2 model requests open', async () => {
+    const small = await startHarness('two-tasks', { worker: { maxWorkflowTasks: 2 } });
+    try {
+      const started = await Promise.all(
+        [0, 1, 2, 3].map((i) => small.agents.startRun({ goal: `${GOAL} (slot ${i})`, model: scenario('one-second.ts'), workspace: small.workspace, modelCall: 'local' })),
+      );
+      for (const { runId } of started) assert.equal((await small.agents.result(runId)).status, 'completed');
+      const spans = small.scripted.requests.map((r) => [r.startedAt, r.startedAt + r.ms] as const);
+      assert.equal(spans.length, 4);
+      const openAt = (t: number) => spans.filter(([from, to]) => from <= t && t < to).length;
+      assert.ok(Math.max(...spans.map(([from]) => openAt(from))) <= 2, 'never more requests open than workflow tasks');
+      await small.replayAll();
+    } finally {
+      await small.close();
+    }
+  });
 });
 
 test('a model answering 400 ends the run failed with the provider message', async () => {

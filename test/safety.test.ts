@@ -203,6 +203,19 @@ test('a worker given an unusable AGENT_MAX_CACHED_RUNS says so and exits, before
   assert.doesNotMatch(stderr, /Worker polling/);
 });
 
+test('a worker asked for more workflow tasks at once than the runs it caches says so and exits', async () => {
+  const { code, stderr } = await runNode([path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'worker'], {
+    TEMPORAL_ADDRESS: address(),
+    AGENT_TASK_QUEUE: `${h.taskQueue}-bad-tasks`,
+    AGENT_DATA_DIR: path.join(h.dataDir, 'bad-tasks'),
+    AGENT_MAX_WORKFLOW_TASKS: '500',
+    TEMPORAL_LOG_LEVEL: 'ERROR',
+  });
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /^WorkerConfigError: AGENT_MAX_WORKFLOW_TASKS is 500, more than the 300 runs the worker caches: raise AGENT_MAX_CACHED_RUNS too/m);
+  assert.doesNotMatch(stderr, /Worker polling/);
+});
+
 test('a tool contract that states no risk has side effects and asks for approval', () => {
   const contract = defineToolContract({ name: 'publish_post', description: 'Publishes a post.', input: z.object({ text: z.string() }), output: z.string() });
   assert.equal(contract.readOnly, false, 'never deduplicated');

@@ -58,6 +58,12 @@ export interface AgentWorkerOptions {
    * its history on its next task (tens of milliseconds); a cached one costs about half a MiB.
    */
   maxCachedRuns?: number;
+  /**
+   * Workflow tasks this worker holds at once (default: AGENT_MAX_WORKFLOW_TASKS, else the SDK's 40). A model
+   * call made as a local activity (`modelCall: 'local'`) holds its run's task while the model answers, so
+   * this bounds how many such calls the worker makes at once; at most `maxCachedRuns` (unless that is 0).
+   */
+  maxWorkflowTasks?: number;
 }
 
 /**
@@ -130,7 +136,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       mcp,
     }),
     sinks: { ...sinks, ...tracing.sinks },
-    maxCachedWorkflows: options.maxCachedRuns ?? maxCachedRunsFromEnv(),
+    ...workflowTaskLimits(options),
     ...WORKER_TIMING,
     dataConverter,
   }).catch(async (error: unknown) => {
@@ -157,10 +163,23 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   };
 }
 
-/** AGENT_MAX_CACHED_RUNS: a whole number (0 keeps no run in memory between its tasks), else the default. */
-function maxCachedRunsFromEnv(): number {
-  const text = process.env.AGENT_MAX_CACHED_RUNS?.trim();
-  if (!text) return DEFAULT_MAX_CACHED_RUNS;
-  if (!/^\d+$/.test(text)) throw new WorkerConfigError(`AGENT_MAX_CACHED_RUNS is "${text}": give a whole number of runs (default ${DEFAULT_MAX_CACHED_RUNS}), or unset it.`);
+/** The cache and the workflow-task slots, from the options or the environment, checked against each other. */
+function workflowTaskLimits(options: Pick<AgentWorkerOptions, 'maxCachedRuns' | 'maxWorkflowTasks'>): Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentWorkflowTaskExecutions'> {
+  const maxCachedWorkflows = options.maxCachedRuns ?? wholeNumberFromEnv('AGENT_MAX_CACHED_RUNS', 'runs') ?? DEFAULT_MAX_CACHED_RUNS;
+  const tasks = options.maxWorkflowTasks ?? wholeNumberFromEnv('AGENT_MAX_WORKFLOW_TASKS', 'workflow tasks');
+  if (tasks === undefined) return { maxCachedWorkflows };
+  // The SDK would quietly lower or raise the figure; a setting that cannot be honoured is an error instead.
+  if (tasks < 2) throw new WorkerConfigError(`AGENT_MAX_WORKFLOW_TASKS is ${tasks}: a worker needs at least 2 workflow tasks at once.`);
+  if (maxCachedWorkflows > 0 && tasks > maxCachedWorkflows) {
+    throw new WorkerConfigError(`AGENT_MAX_WORKFLOW_TASKS is ${tasks}, more than the ${maxCachedWorkflows} runs the worker caches: raise AGENT_MAX_CACHED_RUNS too.`);
+  }
+  return { maxCachedWorkflows, maxConcurrentWorkflowTaskExecutions: tasks };
+}
+
+/** A whole number from the environment (0 included), undefined when unset; anything else is a WorkerConfigError. */
+function wholeNumberFromEnv(name: string, of: string): number | undefined {
+  const text = process.env[name]?.trim();
+  if (!text) return undefined;
+  if (!/^\d+$/.test(text)) throw new WorkerConfigError(`${name} is "${text}": give a whole number of ${of}, or unset it.`);
   return Number(text);
 }

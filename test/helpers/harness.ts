@@ -15,7 +15,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../../src/sc
 import { startDevServer, type TemporalEndpoint } from '../../src/temporal/temporal-server.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { AgentStore, EffectLedger } from '../../src/store/store.ts';
-import { createAgentWorker, type AgentWorker } from '../../src/worker/worker.ts';
+import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker/worker.ts';
 import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
 import type { RunResult, RunState } from '../../src/wire/types.ts';
 import type { RunInput } from '../../src/wire/run-input.ts';
@@ -75,6 +75,8 @@ export interface HarnessOptions {
   address?: string;
   /** Put a recording proxy between the worker and the scripted model server (`h.model`). */
   modelProxy?: boolean;
+  /** Worker settings other than the defaults. */
+  worker?: Pick<AgentWorkerOptions, 'maxWorkflowTasks'>;
 }
 
 export async function startHarness(name: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -105,6 +107,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
       workspaceRoots: [dataDir],
       ...(options.tools ? { tools: options.tools(store) } : {}),
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+      ...options.worker,
     });
   let worker: AgentWorker | null = await newWorker();
   let running = worker.run();
