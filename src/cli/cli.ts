@@ -34,6 +34,8 @@ run/start options:
                              without OPENAI_API_KEY/OPENAI_BASE_URL, gpt-4o-mini with them)
   --max-turns <n>  --max-budget <usd>  --max-wall-ms <ms>  --workspace <dir>  --fatal-tool-errors
   --tools <a,b,...>          the tools the model may use (default: all)
+  --model-call activity|local  the model call as an activity (default) or a local activity (faster; queries
+                             wait for the model, and a crash makes the open task's model calls again)
   --no-worker                do not start a worker in this process (use running ones)
 
 serve: AGENT_HTTP_TOKENS="name:token:role[+role],…" (roles viewer, approver, operator) or AGENT_HTTP_TOKENS_FILE;

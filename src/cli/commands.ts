@@ -128,7 +128,13 @@ function runInputOf({ command, values }: Invocation, goal: string | undefined): 
     ...(values.workspace ? { workspace: path.resolve(values.workspace) } : {}),
     ...(values.tools ? { tools: values.tools.split(',').map((t) => t.trim()) } : {}),
     ...(values['fatal-tool-errors'] ? { toolErrorsAreFatal: true } : {}),
+    ...(values['model-call'] ? { modelCall: modelCallOf(values['model-call']) } : {}),
   };
+}
+
+function modelCallOf(text: string): NonNullable<RunInput['modelCall']> {
+  if (text === 'activity' || text === 'local') return text;
+  throw new UsageError(`--model-call is "${text}": give activity (the default) or local (a local activity: one round trip less per turn; README, "How it works").`);
 }
 
 function defaultModel(): string {

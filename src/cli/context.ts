@@ -13,6 +13,7 @@ export const CLI_OPTIONS = {
   workspace: { type: 'string' },
   tools: { type: 'string' },
   'fatal-tool-errors': { type: 'boolean' },
+  'model-call': { type: 'string' },
   'no-worker': { type: 'boolean' },
   'no-wait': { type: 'boolean' },
   reason: { type: 'string' },
