@@ -190,30 +190,26 @@ test('`npm run worker` starts a production worker that polls, refuses scripted m
   await eventually(() => !groupAlive(child.pid!), 'every process of the group to exit');
 });
 
-test('a worker given an unusable AGENT_MAX_CACHED_RUNS says so and exits, before polling anything', async () => {
+/** `npm run worker`'s command with one setting of the environment: it must refuse it and exit before polling. */
+async function workerRefuses(name: string, setting: Record<string, string>, error: RegExp) {
   const { code, stderr } = await runNode([path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'worker'], {
     TEMPORAL_ADDRESS: address(),
-    AGENT_TASK_QUEUE: `${h.taskQueue}-bad-cache`,
-    AGENT_DATA_DIR: path.join(h.dataDir, 'bad-cache'),
-    AGENT_MAX_CACHED_RUNS: 'lots',
+    AGENT_TASK_QUEUE: `${h.taskQueue}-${name}`,
+    AGENT_DATA_DIR: path.join(h.dataDir, name),
     TEMPORAL_LOG_LEVEL: 'ERROR',
+    ...setting,
   });
   assert.equal(code, 1, stderr);
-  assert.match(stderr, /^WorkerConfigError: AGENT_MAX_CACHED_RUNS is "lots": give a whole number of runs/m);
+  assert.match(stderr, error);
   assert.doesNotMatch(stderr, /Worker polling/);
+}
+
+test('a worker given an unusable AGENT_MAX_CACHED_RUNS says so and exits, before polling anything', async () => {
+  await workerRefuses('bad-cache', { AGENT_MAX_CACHED_RUNS: 'lots' }, /^WorkerConfigError: AGENT_MAX_CACHED_RUNS is "lots": give a whole number of runs/m);
 });
 
 test('a worker asked for more workflow tasks at once than the runs it caches says so and exits', async () => {
-  const { code, stderr } = await runNode([path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'worker'], {
-    TEMPORAL_ADDRESS: address(),
-    AGENT_TASK_QUEUE: `${h.taskQueue}-bad-tasks`,
-    AGENT_DATA_DIR: path.join(h.dataDir, 'bad-tasks'),
-    AGENT_MAX_WORKFLOW_TASKS: '500',
-    TEMPORAL_LOG_LEVEL: 'ERROR',
-  });
-  assert.equal(code, 1, stderr);
-  assert.match(stderr, /^WorkerConfigError: AGENT_MAX_WORKFLOW_TASKS is 500, more than the 300 runs the worker caches: raise AGENT_MAX_CACHED_RUNS too/m);
-  assert.doesNotMatch(stderr, /Worker polling/);
+  await workerRefuses('bad-tasks', { AGENT_MAX_WORKFLOW_TASKS: '500' }, /^WorkerConfigError: AGENT_MAX_WORKFLOW_TASKS is 500, more than the 300 runs the worker caches: raise AGENT_MAX_CACHED_RUNS too/m);
 });
 
 test('a tool contract that states no risk has side effects and asks for approval', () => {
