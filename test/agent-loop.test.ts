@@ -147,6 +147,12 @@ describe("modelCall: 'local'", () => {
     const goal = `${GOAL} (local cancel)`;
     const { runId } = await h.agents.startRun({ goal, model: scenario('slow.ts'), workspace: h.workspace, modelCall: 'local' });
     const request = await eventually(() => h.scripted.requests.find((r) => r.messages[1]?.content === goal), 'the model request');
+    // The call holds the run's workflow task, so a query would wait for it: the state comes from the memo, saying so.
+    const state = await eventually(async () => {
+      const read = await h.agents.getState(runId);
+      return /workflow task has been held for [\d.]+ s \(a model call made as a local activity/.test(read.progress ?? '') && read;
+    }, 'getState to answer from the memo');
+    assert.equal(state.status, 'running');
     await h.agents.cancelRun(runId, 'user pressed Stop');
     const result = await h.agents.result(runId);
     assert.equal(result.status, 'interrupted');

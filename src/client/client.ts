@@ -12,9 +12,11 @@ import {
   type Client,
   type ConnectionLike,
   type InternalConnectionLike,
+  type WorkflowExecutionDescription,
   type WorkflowExecutionInfo,
   type WorkflowHandle,
 } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { agentWorkflow } from '../../workflows/agent.ts';
 import {
@@ -134,6 +136,14 @@ export class AgentClient {
       const final = memo[FINAL_STATE_MEMO] as RunState | undefined;
       if (final) return final;
     }
+    // A task a worker has held this long is a model call made as a local activity (`modelCall: 'local'`):
+    // a query would wait for it to end, so the run's memo answers now.
+    const heldMs = heldWorkflowTaskMs(description);
+    if (description.status.name === 'RUNNING' && heldMs > HELD_TASK_MS) {
+      const live = (memo[LIVE_STATE_MEMO] as LiveRunState | undefined) ?? justStarted(description.startTime);
+      const why = `its workflow task has been held for ${(heldMs / 1000).toFixed(1)} s (a model call made as a local activity, or a worker that died holding it)`;
+      return stateFromMemo(runId, live, memo, description.startTime, why);
+    }
     let state: RunState;
     try {
       // A deadline: with no worker alive the server holds a query until its own timeout (tens of seconds).
@@ -144,7 +154,7 @@ export class AgentClient {
       // hash. A run whose first task has not completed has recorded nothing yet: it reads as just started.
       if (description.status.name !== 'RUNNING') throw error;
       const live = (memo[LIVE_STATE_MEMO] as LiveRunState | undefined) ?? justStarted(description.startTime);
-      return stateFromMemo(runId, live, memo, description.startTime, (error as Error).message);
+      return stateFromMemo(runId, live, memo, description.startTime, `no worker answered (${(error as Error).message.split('\n')[0]})`);
     }
     // An activity that keeps failing (the model endpoint, the store) is retried by Temporal; say so.
     const retrying = description.raw.pendingActivities?.find((a) => (a.attempt ?? 0) > 1 && a.lastFailure?.message);
@@ -320,7 +330,14 @@ function justStarted(startTime: Date): LiveRunState {
   return { status: 'running', pending: null, turns: 0, toolCalls: 0, toolRuns: 0, costUsd: 0, totalCostUsd: 0, progress: null, updatedAt: startTime.toISOString() };
 }
 
-/** A running run's state as its live memo has it (no worker answered the query). */
+/** How long the run's current workflow task has been held by a worker (0: none is). */
+function heldWorkflowTaskMs(description: WorkflowExecutionDescription): number {
+  const task = description.raw.pendingWorkflowTask;
+  if (task?.state !== proto.temporal.api.enums.v1.PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED || !task.startedTime) return 0;
+  return Date.now() - Number(task.startedTime.seconds ?? 0) * 1000 - Math.floor((task.startedTime.nanos ?? 0) / 1e6);
+}
+
+/** A running run's state as its live memo has it, when the run cannot answer now (`why`). */
 function stateFromMemo(runId: string, live: LiveRunState, started: Partial<RunMemo>, startTime: Date, why: string): RunState {
   return {
     ...live,
@@ -338,7 +355,7 @@ function stateFromMemo(runId: string, live: LiveRunState, started: Partial<RunMe
     receipt: [],
     warnings: [],
     startedAt: startTime.toISOString(),
-    progress: `no worker answered (${why.split('\n')[0]}); as the run recorded it at ${live.updatedAt}`,
+    progress: `${why}; as the run recorded it at ${live.updatedAt}`,
   };
 }
 
@@ -358,6 +375,8 @@ const LIST_CONCURRENCY = 8;
 const LIST_STATE_TIMEOUT_MS = 3000;
 /** How long `getState` waits for a worker to answer before it reads the run's memo instead. */
 const STATE_QUERY_TIMEOUT_MS = 2000;
+/** A workflow task held longer than this is not about to complete (a normal one takes milliseconds). */
+const HELD_TASK_MS = 1000;
 
 export function isTerminal(state: Pick<RunState, 'status'>): boolean {
   return TERMINAL_STATUSES.has(state.status);
