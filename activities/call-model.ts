@@ -85,7 +85,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     const local = ctx.info.isLocal;
     const heartbeatNow = local ? () => {} : () => ctx.heartbeat();
     const heartbeat = local ? undefined : setInterval(heartbeatNow, HEARTBEAT_EVERY_MS);
-    const interruptions = local ? await LocalCallInterruptions.listen(store, input.runId, input.wallDeadlineMs) : null;
+    const interruptions = local
+      ? await LocalCallInterruptions.listen({ store, cancelRequested: () => cancelRequested(client, input.runId), runId: input.runId, wallDeadlineMs: input.wallDeadlineMs })
+      : null;
     const signal = interruptions ? AbortSignal.any([ctx.cancellationSignal, interruptions.signal]) : ctx.cancellationSignal;
     const started = performance.now();
     const deltas = new ModelDeltas(store, input.runId, `${ctx.info.activityId}.${ctx.info.attempt}`);
@@ -103,6 +105,11 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       await deltas.close();
     }
   };
+}
+
+async function cancelRequested(client: Client, runId: string): Promise<boolean> {
+  const { raw } = await client.workflow.getHandle(runId).describe();
+  return raw.workflowExtendedInfo?.cancelRequested === true;
 }
 
 function readableMcpTool(definition: McpToolDefinition): boolean {

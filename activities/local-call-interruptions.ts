@@ -1,7 +1,9 @@
 /**
  * What stops a model call made as a local activity, which Temporal cannot reach while the call holds its
- * workflow's task: the run's cancel, announced on the run's event stream (`AgentClient.cancelRun`), and
- * the run's wall-time deadline (the workflow's timer only reaches the server with that same task).
+ * workflow's task: the run's cancel and the run's wall-time deadline (the workflow's timer only reaches the
+ * server with that same task). The cancel comes two ways: announced on the run's event stream
+ * (`AgentClient.cancelRun` with a store: milliseconds), and asked of Temporal when the call starts and then
+ * every second (a cancel sent before the call began, or by a client without the store).
  */
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { AgentStore, Unsubscribe } from '../src/store/store.ts';
@@ -10,24 +12,47 @@ import { FailureType } from '../src/wire/failures.ts';
 
 type Interruption = { kind: 'cancel'; reason: string } | { kind: 'wall_time' };
 
+/** How often a local call asks Temporal whether its run was cancelled: one describe per second per call. */
+const ASK_TEMPORAL_EVERY_MS = 1000;
+
+export interface InterruptionSources {
+  store: Pick<AgentStore, 'subscribe'>;
+  /** Whether Temporal has a cancel request for the run (its describe). */
+  cancelRequested: () => Promise<boolean>;
+  runId: string;
+  /** When the run's wall time is up, epoch ms. */
+  wallDeadlineMs: number | undefined;
+}
+
 export class LocalCallInterruptions {
   private readonly controller = new AbortController();
   private interruption: Interruption | null = null;
   private unsubscribe: Unsubscribe = () => {};
   private deadline: ReturnType<typeof setTimeout> | undefined;
+  private asking: ReturnType<typeof setInterval> | undefined;
 
   /** Aborts when the run is cancelled or its wall time is up; `close` it when the call ends. */
-  static async listen(store: Pick<AgentStore, 'subscribe'>, runId: string, wallDeadlineMs: number | undefined): Promise<LocalCallInterruptions> {
+  static async listen({ store, cancelRequested, runId, wallDeadlineMs }: InterruptionSources): Promise<LocalCallInterruptions> {
     const interruptions = new LocalCallInterruptions();
     if (wallDeadlineMs !== undefined) {
       interruptions.deadline = setTimeout(() => interruptions.interrupt({ kind: 'wall_time' }), Math.max(0, wallDeadlineMs - Date.now()));
     }
+    const askTemporal = () => {
+      cancelRequested().then(
+        (requested) => requested && interruptions.interrupt({ kind: 'cancel', reason: 'Temporal has a cancel request for the run' }),
+        // Temporal unreachable: the next ask, the store or the task's heartbeat still bring the cancel.
+        () => {},
+      );
+    };
+    // Not awaited: the model request starts meanwhile.
+    askTemporal();
+    interruptions.asking = setInterval(askTemporal, ASK_TEMPORAL_EVERY_MS);
     try {
       interruptions.unsubscribe = await store.subscribe(runId, ({ event }) => {
         if (isCancelRequested(event)) interruptions.interrupt({ kind: 'cancel', reason: event.reason });
       });
     } catch {
-      // A store that cannot be reached only costs the quick path: the cancel still comes with the task's next heartbeat.
+      // A store that cannot be reached only costs the quick path: Temporal is asked every second.
     }
     return interruptions;
   }
@@ -54,6 +79,7 @@ export class LocalCallInterruptions {
 
   close(): void {
     clearTimeout(this.deadline);
+    clearInterval(this.asking);
     this.unsubscribe();
   }
 

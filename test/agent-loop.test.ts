@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { RunNotFoundError } from '../src/client/client.ts';
+import { AgentClient, RunNotFoundError } from '../src/client/client.ts';
 import { contractsByName } from '../src/tools/contracts.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
@@ -167,6 +167,22 @@ describe("modelCall: 'local'", () => {
     assert.equal((await h.temporal.workflow.getHandle(runId).describe()).status.name, 'CANCELLED');
     const events = await h.store.readEvents(runId);
     assert.ok(events.some((e) => (e.event as { type?: string }).type === 'cancel_requested'), 'the cancel is on the live stream');
+  });
+
+  test('a cancel from a client without the store: the call asks Temporal (every second) and stops itself', async () => {
+    const goal = `${GOAL} (local cancel, no store)`;
+    const plain = new AgentClient(h.temporal, { taskQueue: h.taskQueue, workspaceRoots: [h.dataDir] });
+    const { runId } = await plain.startRun({ goal, model: scenario('slow.ts'), workspace: h.workspace, modelCall: 'local' });
+    const request = await eventually(() => h.scripted.requests.find((r) => r.messages[1]?.content === goal), 'the model request');
+    await plain.cancelRun(runId, 'stopped from a plain client');
+    const result = await plain.result(runId);
+    assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'stopped from a plain client' });
+    assert.ok(request.aborted, 'the model server saw the request aborted');
+    const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+    // Not the task's heartbeat (8 s): the call itself learned of the cancel and stopped.
+    const failure = localActivities(history, 'callModel')[0]!.event.markerRecordedEventAttributes?.failure;
+    assert.equal(failure?.cause?.applicationFailureInfo?.type ?? failure?.applicationFailureInfo?.type, FailureType.runCancelRequested);
+    assert.equal((await h.store.readEvents(runId)).filter((e) => (e.event as { type?: string }).type === 'cancel_requested').length, 0, 'nothing was announced in the store');
   });
 
   test('each local call holds a workflow task: a worker with 2 (maxWorkflowTasks) has at most 2 model requests open', async () => {

@@ -42,6 +42,7 @@ const CLAIMS: [phrase: string, tests: [file: string, name: string][]][] = [
   ['its reply is recorded in history as a marker', [['agent-loop', 'the plan run completes the same, its model calls local activities (markers, no activity tasks)']]],
   ["the next worker makes that task's model calls and quick reads again", [['durability', "killed during a local model call (modelCall 'local'): the workflow task it held times out, the new worker redoes that task's steps"]]],
   ["announces the cancel on the run's event stream once Temporal has it", [['agent-loop', 'a cancel reaches the model call through the store: it stops with RunCancelRequested, then the run is cancelled']]],
+  ['catches a cancel sent before it began or by a client without the store', [['agent-loop', 'a cancel from a client without the store: the call asks Temporal (every second) and stops itself']]],
   ["given the run's wall-time deadline and stops there itself", [['stops', "maxWallMs with modelCall 'local': the call stops at the run's deadline, and that is the stop"]]],
   // Tools
   ['**Safe defaults**', [['safety', 'a tool contract that states no risk has side effects and asks for approval']]],

@@ -5,6 +5,7 @@
  * per running activity per second (Core's own request counter), and the Temporal server's CPU meanwhile.
  * A model call made as a local activity hears the cancel through the store's event stream instead.
  */
+import { AgentClient } from '../../client/client.ts';
 import { median } from '../stats.ts';
 import type { CoreMetrics } from './metrics.ts';
 import { log, serverCpuMs, sleep, SLOW_MODEL, waitFor, type BenchEnv } from './env.ts';
@@ -18,11 +19,15 @@ export interface CancelResult {
   modelMs: number[];
   /** The same for a model call made as a local activity (the cancel reaches it through the store). */
   localModelMs: number[];
+  /** The same, cancelled by a client without the store (the call asks Temporal every second). */
+  localWithoutStoreMs: number[];
   heartbeats: {
     /** RecordActivityTaskHeartbeat calls per second of a running scan_files tool. */
     perToolSecond: number;
     /** The same while a model call waits for its reply. */
     perModelSecond: number;
+    /** DescribeWorkflowExecution calls per second of a local model call waiting for its reply (it asks whether its run was cancelled). */
+    describesPerLocalModelSecond: number;
     /** Temporal server CPU while `concurrentTools` tools ran, minus the same time idle, per tool-second (null: external server). */
     serverCpuMsPerToolSecond: number | null;
     concurrentTools: number;
@@ -50,15 +55,19 @@ export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { canc
     await env.agents.result(runId);
   }
 
-  const modelMs = await cancelModelCalls(env, o.cancels, 'activity');
-  const localModelMs = await cancelModelCalls(env, o.cancels, 'local');
+  const modelMs = await cancelModelCalls(env, env.agents, o.cancels, 'activity');
+  const localModelMs = await cancelModelCalls(env, env.agents, o.cancels, 'local');
+  // A client without the store: the local call learns of the cancel by asking Temporal (every second).
+  const plainClient = new AgentClient(env.temporal, { taskQueue: env.taskQueue, workspaceRoots: [env.workspace] });
+  const localWithoutStoreMs = await cancelModelCalls(env, plainClient, o.cancels, 'local');
 
   log('cancel: heartbeat RPCs of running activities...');
-  const heartbeatsDuring = async (work: () => Promise<number>) => {
-    const before = await metrics.requests('RecordActivityTaskHeartbeat');
+  const rpcsDuring = async (operation: string, work: () => Promise<number>) => {
+    const before = await metrics.requests(operation);
     const activitySeconds = await work();
-    return ((await metrics.requests('RecordActivityTaskHeartbeat')) - before) / activitySeconds;
+    return ((await metrics.requests(operation)) - before) / activitySeconds;
   };
+  const heartbeatsDuring = (work: () => Promise<number>) => rpcsDuring('RecordActivityTaskHeartbeat', work);
   const scanRun = async () => {
     const { runId } = await env.agents.startRun({ goal: 'Scan the workspace.', model: 'scripted:slow-scan', workspace: env.workspace });
     await env.agents.result(runId);
@@ -66,12 +75,15 @@ export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { canc
     return (scan.endedAt! - scan.startedAt) / 1000;
   };
   const perToolSecond = await heartbeatsDuring(async () => (await scanRun()) + (await scanRun()));
-  const perModelSecond = await heartbeatsDuring(async () => {
-    const goal = 'Answer after 3000 ms.';
+  const slowModelRun = (modelCall: 'activity' | 'local') => async () => {
+    const goal = `Answer after 3000 ms (${modelCall}).`;
     const before = env.scripted.requests.length;
-    await env.agents.result((await env.agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace })).runId);
+    await env.agents.result((await env.agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace, modelCall })).runId);
     return env.scripted.requests.slice(before).reduce((sum, r) => sum + r.ms, 0) / 1000;
-  });
+  };
+  const perModelSecond = await heartbeatsDuring(slowModelRun('activity'));
+  // A local call sends no heartbeats; it asks Temporal whether its run was cancelled (a describe) instead.
+  const describesPerLocalModelSecond = await rpcsDuring('DescribeWorkflowExecution', slowModelRun('local'));
 
   // Server CPU: N tools heartbeating at once, against the same wall time idle.
   const concurrentTools = 10;
@@ -89,24 +101,24 @@ export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { canc
     serverCpuMsPerToolSecond = (busyCpu - idleMsPerSecond * busySeconds) / toolSeconds;
   }
   log(`  median tool cancel ${median(toolMs).toFixed(1)} ms, model cancel ${median(modelMs).toFixed(1)} ms (local: ${median(localModelMs).toFixed(1)} ms)`);
-  return { toolMs, clientMs, modelMs, localModelMs, heartbeats: { perToolSecond, perModelSecond, serverCpuMsPerToolSecond, concurrentTools } };
+  return { toolMs, clientMs, modelMs, localModelMs, localWithoutStoreMs, heartbeats: { perToolSecond, perModelSecond, describesPerLocalModelSecond, serverCpuMsPerToolSecond, concurrentTools } };
 }
 
-/** Cancels of a model call waiting for its reply: cancel request → the HTTP request closed. */
-async function cancelModelCalls(env: BenchEnv, cancels: number, modelCall: 'activity' | 'local'): Promise<number[]> {
-  log(`cancel: ${cancels} cancels of a model call (${modelCall}) waiting for its reply...`);
+/** Cancels of a model call waiting for its reply, through `agents`: cancel request → the HTTP request closed. */
+async function cancelModelCalls(env: BenchEnv, agents: AgentClient, cancels: number, modelCall: 'activity' | 'local'): Promise<number[]> {
+  log(`cancel: ${cancels} cancels of a model call (${modelCall}${agents === env.agents ? '' : ', client without the store'}) waiting for its reply...`);
   const closedMs: number[] = [];
   for (let i = 0; i < cancels; i++) {
-    const goal = `Answer after 30000 ms (cancel ${i}, ${modelCall}).`;
-    const { runId } = await env.agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace, modelCall });
+    const goal = `Answer after 30000 ms (cancel ${i}, ${modelCall}, ${agents === env.agents ? 'store' : 'plain'}).`;
+    const { runId } = await agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace, modelCall });
     const request = await waitFor(() => env.scripted.requests.find((r) => r.scenario === SLOW_MODEL.slice('scripted:'.length) && r.messages.some((m) => m.content === goal)), 'the model request');
     await sleep(cancelModelAfter(i));
     const requested = Date.now();
-    await env.agents.cancelRun(runId, 'bench');
+    await agents.cancelRun(runId, 'bench');
     // The server records how long the request had been open when its connection closed.
     await waitFor(() => (request.aborted ? true : undefined), 'the model request to be aborted');
     closedMs.push(request.startedAt + request.ms - requested);
-    await env.agents.result(runId);
+    await agents.result(runId);
   }
   return closedMs;
 }

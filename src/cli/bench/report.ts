@@ -82,6 +82,7 @@ export function renderReport(r: BenchResults): string {
           row('  of which cancelRun() itself (reason signal, cancel)', c.clientMs),
           row('cancel → model HTTP request closed', c.modelMs),
           row('  the same, model call as a local activity (through the store)', c.localModelMs),
+          row('  the same, local, from a client without the store (Temporal asked every second)', c.localWithoutStoreMs),
         ],
       ) +
         '\n\n' +
@@ -90,6 +91,7 @@ export function renderReport(r: BenchResults): string {
           [
             ['heartbeat RPCs per running tool per second', hb.perToolSecond.toFixed(1)],
             ['heartbeat RPCs per second of a model call waiting for its reply', hb.perModelSecond.toFixed(1)],
+            ['describe RPCs per second of a local model call waiting for its reply (it sends no heartbeats)', hb.describesPerLocalModelSecond.toFixed(1)],
             [
               `Temporal server CPU per tool-second (${hb.concurrentTools} scan runs at once, idle subtracted)`,
               hb.serverCpuMsPerToolSecond === null ? 'n/a (external server)' : ms(hb.serverCpuMsPerToolSecond),
@@ -180,7 +182,7 @@ export function jsonReport(r: BenchResults): unknown {
         samples: r.turns,
       },
     }),
-    ...(r.cancel && { cancel: { toolMs: summary(r.cancel.toolMs), clientMs: summary(r.cancel.clientMs), modelMs: summary(r.cancel.modelMs), localModelMs: summary(r.cancel.localModelMs), heartbeats: r.cancel.heartbeats, samples: r.cancel } }),
+    ...(r.cancel && { cancel: { toolMs: summary(r.cancel.toolMs), clientMs: summary(r.cancel.clientMs), modelMs: summary(r.cancel.modelMs), localModelMs: summary(r.cancel.localModelMs), localWithoutStoreMs: summary(r.cancel.localWithoutStoreMs), heartbeats: r.cancel.heartbeats, samples: r.cancel } }),
     ...(r.parked && { parked: { ...r.parked, approveMs: summary(r.parked.approveMs), resumeToEndMs: summary(r.parked.resumeToEndMs), samples: r.parked } }),
     ...(r.history && { history: r.history }),
     ...(r.store && { store: r.store }),
