@@ -27,7 +27,8 @@ export const { callModel } = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL
 
 /**
  * The model call as a local activity (`modelCall: 'local'`): it holds the workflow task until it ends, so
- * the run's cancel and wall time reach it through its input and the store, not Temporal (`model-call.ts`).
+ * the run's cancel and wall time reach it through its input, the store and its own asking of Temporal, not
+ * through the workflow (`model-call.ts`, `activities/local-call-interruptions.ts`).
  */
 export const { callModel: localCallModel } = wf.proxyLocalActivities<AgentActivities>(MODEL_CALL);
 

@@ -4,7 +4,7 @@
  * - the call is given the run's wall-time deadline, and a call stopped by it is the `max_time` stop itself
  *   (the timer would say the same, but only once the server has it: later, by the call's length);
  * - a cancel reaches the call through the store (`AgentClient.cancelRun` announces it there once Temporal
- *   has it): the call stops, and the loop waits here for the cancel itself to arrive.
+ *   has it) or by the call asking Temporal: the call stops, and the loop waits here for the cancel itself.
  */
 import * as wf from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.ts';

@@ -68,7 +68,7 @@ export interface AgentClientOptions {
   workspaceRoots?: readonly string[];
   /**
    * The workers' store: `cancelRun` announces each cancel on the run's event stream, so a model call made
-   * as a local activity (`modelCall: 'local'`) stops at once instead of when its workflow task is next heartbeated.
+   * as a local activity (`modelCall: 'local'`) stops at once (without it: within a second, when it next asks Temporal).
    */
   store?: Pick<AgentStore, 'appendEvent'>;
 }
@@ -136,11 +136,13 @@ export class AgentClient {
       const final = memo[FINAL_STATE_MEMO] as RunState | undefined;
       if (final) return final;
     }
+    // What the run last recorded in its memo, which the server keeps (a run whose first task has not
+    // completed has recorded nothing yet: it reads as just started).
+    const live = (memo[LIVE_STATE_MEMO] as LiveRunState | undefined) ?? justStarted(description.startTime);
     // A task a worker has held this long is a model call made as a local activity (`modelCall: 'local'`):
     // a query would wait for it to end, so the run's memo answers now.
     const heldMs = heldWorkflowTaskMs(description);
     if (description.status.name === 'RUNNING' && heldMs > HELD_TASK_MS) {
-      const live = (memo[LIVE_STATE_MEMO] as LiveRunState | undefined) ?? justStarted(description.startTime);
       const why = `its workflow task has been held for ${(heldMs / 1000).toFixed(1)} s (a model call made as a local activity, or a worker that died holding it)`;
       return stateFromMemo(runId, live, memo, description.startTime, why);
     }
@@ -149,11 +151,8 @@ export class AgentClient {
       // A deadline: with no worker alive the server holds a query until its own timeout (tens of seconds).
       state = await this.temporal.withDeadline(Date.now() + STATE_QUERY_TIMEOUT_MS, () => handle.query(stateQuery));
     } catch (error) {
-      // No worker to answer (queries need one, and wait for a workflow task a worker holds): what the run
-      // last recorded in its memo, which the server keeps — enough to see what waits and approve it with its
-      // hash. A run whose first task has not completed has recorded nothing yet: it reads as just started.
+      // No worker to answer (queries need one): the memo is enough to see what waits and approve it with its hash.
       if (description.status.name !== 'RUNNING') throw error;
-      const live = (memo[LIVE_STATE_MEMO] as LiveRunState | undefined) ?? justStarted(description.startTime);
       return stateFromMemo(runId, live, memo, description.startTime, `no worker answered (${(error as Error).message.split('\n')[0]})`);
     }
     // An activity that keeps failing (the model endpoint, the store) is retried by Temporal; say so.
@@ -235,7 +234,7 @@ export class AgentClient {
     }
     await handle.cancel();
     // After Temporal has it: a local model call that stops on this finds the cancel waiting for its workflow.
-    // Best effort: the cancel stands without it, a local model call then hears it within one task heartbeat.
+    // Best effort: the cancel stands without it, and a local model call asks Temporal every second anyway.
     const announced: CancelRequestedEvent = { type: 'cancel_requested', reason };
     await this.store?.appendEvent(runId, announced).catch(() => {});
   }
