@@ -26,7 +26,8 @@ import { installBenchRuntime } from './bench/metrics.ts';
 import { benchParked } from './bench/parked.ts';
 import { jsonReport, renderReport, type BenchResults } from './bench/report.ts';
 import { benchStoreCost } from './bench/store-cost.ts';
-import { benchTurns, MODEL_CALLS, type ModelCall } from './bench/turns.ts';
+import { benchTurns } from './bench/turns.ts';
+import { MODEL_CALLS, type ModelCall } from '../wire/run-input.ts';
 import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
 import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
 

@@ -11,7 +11,7 @@ import { runAndWait } from './run-and-wait.ts';
 import type { Runtime } from './runtime.ts';
 import { serveHttp } from '../http/serve.ts';
 import { recordCommand, recordingDirOf, replayCommand } from '../recording/commands.ts';
-import type { RunInput } from '../wire/run-input.ts';
+import { MODEL_CALLS, type ModelCall, type RunInput } from '../wire/run-input.ts';
 import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/types.ts';
 
 const DEMO_GOAL = 'Which log file mentions a timeout, and what does it say?';
@@ -132,8 +132,8 @@ function runInputOf({ command, values }: Invocation, goal: string | undefined): 
   };
 }
 
-function modelCallOf(text: string): NonNullable<RunInput['modelCall']> {
-  if (text === 'activity' || text === 'local') return text;
+function modelCallOf(text: string): ModelCall {
+  if ((MODEL_CALLS as readonly string[]).includes(text)) return text as ModelCall;
   throw new UsageError(`--model-call is "${text}": give activity (the default) or local (a local activity: one round trip less per turn; README, "How it works").`);
 }
 

@@ -19,8 +19,9 @@ export const FailureType = {
   /** A tool asked to be retried (transient failure). */
   toolRetryable: 'ToolRetryable',
   /**
-   * A model call made as a local activity heard of the run's cancel through the store and stopped; the
-   * workflow, whose task the call held, has not seen the cancel yet and waits for it (`model-call.ts`).
+   * A model call made as a local activity heard of the run's cancel (through the store, or by asking
+   * Temporal) and stopped; the workflow, whose task the call held, has not seen the cancel yet and waits for
+   * it (`model-call.ts`).
    */
   runCancelRequested: 'RunCancelRequested',
   /** A model call made as a local activity reached the run's wall-time deadline and stopped (`model-call.ts`). */

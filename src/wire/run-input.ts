@@ -54,6 +54,10 @@ export type ResearchOptions = z.infer<typeof researchOptionsSchema>;
 export const replayOptionsSchema = z.object({ tools: z.enum(REPLAY_TOOL_MODES).optional() }).strict();
 export type ReplayOptions = z.infer<typeof replayOptionsSchema>;
 
+/** How a run's model calls are made (`modelCall`): the first is the default. */
+export const MODEL_CALLS = ['activity', 'local'] as const;
+export type ModelCall = (typeof MODEL_CALLS)[number];
+
 export const runInputSchema = z
   .object({
     goal: z.string().min(1, 'goal is empty: say what the agent should do').max(MAX_GOAL_CHARS, `goal is longer than ${MAX_GOAL_CHARS} characters: put large material in the workspace and name it`),
@@ -73,10 +77,10 @@ export const runInputSchema = z
      * How the model is called. `activity` (default): an activity like any other, so the run answers
      * queries and hears cancels while the model thinks. `local`: a local activity on the workflow's own
      * worker, one Temporal round trip less per turn, but the run's workflow task stays open until the
-     * reply: queries and messages wait for it, and a cancel reaches the call through the store's event
-     * stream (`AgentClient.cancelRun` with a store) or else when the task is next heartbeated (8 s).
+     * reply: its state reads come from its memo meanwhile, and a cancel reaches the call through the
+     * store's event stream (`AgentClient.cancelRun` with a store) or within a second (the call asks Temporal).
      */
-    modelCall: z.enum(['activity', 'local']).optional(),
+    modelCall: z.enum(MODEL_CALLS).optional(),
     policy: runPolicySchema.optional(),
     /** JSON Schema the final answer (parsed as JSON) must meet; one repair is asked for, then the run fails. */
     outputSchema: z

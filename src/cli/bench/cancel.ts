@@ -6,6 +6,7 @@
  * A model call made as a local activity hears the cancel through the store's event stream instead.
  */
 import { AgentClient } from '../../client/client.ts';
+import type { ModelCall } from '../../wire/run-input.ts';
 import { median } from '../stats.ts';
 import type { CoreMetrics } from './metrics.ts';
 import { log, serverCpuMs, sleep, SLOW_MODEL, waitFor, type BenchEnv } from './env.ts';
@@ -75,7 +76,7 @@ export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { canc
     return (scan.endedAt! - scan.startedAt) / 1000;
   };
   const perToolSecond = await heartbeatsDuring(async () => (await scanRun()) + (await scanRun()));
-  const slowModelRun = (modelCall: 'activity' | 'local') => async () => {
+  const slowModelRun = (modelCall: ModelCall) => async () => {
     const goal = `Answer after 3000 ms (${modelCall}).`;
     const before = env.scripted.requests.length;
     await env.agents.result((await env.agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace, modelCall })).runId);
@@ -105,7 +106,7 @@ export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { canc
 }
 
 /** Cancels of a model call waiting for its reply, through `agents`: cancel request → the HTTP request closed. */
-async function cancelModelCalls(env: BenchEnv, agents: AgentClient, cancels: number, modelCall: 'activity' | 'local'): Promise<number[]> {
+async function cancelModelCalls(env: BenchEnv, agents: AgentClient, cancels: number, modelCall: ModelCall): Promise<number[]> {
   log(`cancel: ${cancels} cancels of a model call (${modelCall}${agents === env.agents ? '' : ', client without the store'}) waiting for its reply...`);
   const closedMs: number[] = [];
   for (let i = 0; i < cancels; i++) {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { median, p95 } from '../stats.ts';
-import type { RunInput } from '../../wire/run-input.ts';
+import type { ModelCall, RunInput } from '../../wire/run-input.ts';
 import { BENCH_DIR, log, serverCpuMs, SLOW_MODEL, type BenchEnv } from './env.ts';
 
 /** Plan runs with one way of calling the model. */
@@ -39,9 +39,6 @@ export interface TurnsResult {
   /** One activity round trip: (median floor5 − median floor0) / 5. */
   hopMs: number;
 }
-
-export type ModelCall = NonNullable<RunInput['modelCall']>;
-export const MODEL_CALLS: readonly ModelCall[] = ['activity', 'local'];
 
 const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
