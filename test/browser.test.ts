@@ -97,6 +97,13 @@ describe('inbox and run page in Chromium', { skip: missing ?? false }, () => {
     assert.deepEqual(JSON.parse((await card.locator('pre.args').textContent()) ?? ''), { path: 'access.log' }, 'the exact (redacted) arguments');
     await shot(inbox, 'inbox.png');
 
+    // The decision's response comes back late, after the inbox refreshed (every 2 s) and saw the run no
+    // longer pending: the card must stay, with its outcome, instead of vanishing unconfirmed.
+    await inbox.route('**/approvals/**', async (route) => {
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.fulfill({ response });
+    });
     await card.locator('button.approve').click();
     await card.locator('.outcome.ok').waitFor();
     await runPage.locator('#status [data-status="completed"]').waitFor();

@@ -89,7 +89,8 @@ export async function signIn(onChange) {
 
 /**
  * A pending approval or question as a card with its actions: approve (quoting the exact argsHash shown),
- * reject with a reason, or answer. `done(message)` runs after the run took the decision.
+ * reject with a reason, or answer. `done(message)` runs after the run took the decision. While a decision
+ * is out, and for `DECIDED_SHOWN_MS` after, the card is `held`: a refresh must not remove it.
  */
 export function pendingCard(run, me, done) {
   const p = run.pending;
@@ -99,6 +100,24 @@ export function pendingCard(run, me, done) {
     status.textContent = error instanceof ApiError ? `${error.status}: ${error.message}` : String(error);
   };
   const busy = (buttons, on) => buttons.forEach((b) => (b.disabled = on));
+  // `data-state` tells the inbox's refresh to keep the card while its request is out and while the
+  // outcome is shown: the run may leave the pending list before the request returns.
+  const act = async (buttons, request, verb) => {
+    busy(buttons, true);
+    card.dataset.state = 'deciding';
+    try {
+      await request();
+      status.className = 'outcome ok';
+      status.textContent = `${verb} ✓`;
+      card.dataset.state = 'decided';
+      card.dataset.decidedAt = String(Date.now());
+      done(verb);
+    } catch (error) {
+      delete card.dataset.state;
+      fail(error);
+      busy(buttons, false);
+    }
+  };
   const canDecide = me?.can('approver');
   const head = el(
     'header',
@@ -118,18 +137,7 @@ export function pendingCard(run, me, done) {
     const reason = el('input', { type: 'text', name: 'reason', placeholder: 'reason (tells the model why)', maxlength: 2000 });
     const approve = el('button', { class: 'approve', type: 'button' }, 'Approve');
     const reject = el('button', { class: 'reject', type: 'button' }, 'Reject');
-    const decide = async (body, verb) => {
-      busy([approve, reject], true);
-      try {
-        await api('POST', `/runs/${encodeURIComponent(run.runId)}/approvals/${encodeURIComponent(p.callKey)}`, body);
-        status.className = 'outcome ok';
-        status.textContent = `${verb} ✓`;
-        done(verb);
-      } catch (error) {
-        fail(error);
-        busy([approve, reject], false);
-      }
-    };
+    const decide = (body, verb) => act([approve, reject], () => api('POST', `/runs/${encodeURIComponent(run.runId)}/approvals/${encodeURIComponent(p.callKey)}`, body), verb);
     approve.addEventListener('click', () => decide({ decision: 'approve', argsHash: p.argsHash }, 'approved'));
     reject.addEventListener('click', () => decide({ decision: 'reject', ...(reason.value.trim() ? { reason: reason.value.trim() } : {}) }, 'rejected'));
     if (!canDecide) busy([approve, reject], true);
@@ -138,18 +146,9 @@ export function pendingCard(run, me, done) {
     card.append(el('p', { class: 'question' }, p.question));
     const text = el('textarea', { name: 'answer', rows: 2, placeholder: 'your answer', maxlength: 16384 });
     const send = el('button', { class: 'approve', type: 'button' }, 'Answer');
-    send.addEventListener('click', async () => {
+    send.addEventListener('click', () => {
       if (!text.value.trim()) return fail('write an answer first');
-      busy([send], true);
-      try {
-        await api('POST', `/runs/${encodeURIComponent(run.runId)}/answer`, { text: text.value, callKey: p.callKey });
-        status.className = 'outcome ok';
-        status.textContent = 'answered ✓';
-        done('answered');
-      } catch (error) {
-        fail(error);
-        busy([send], false);
-      }
+      void act([send], () => api('POST', `/runs/${encodeURIComponent(run.runId)}/answer`, { text: text.value, callKey: p.callKey }), 'answered');
     });
     if (!canDecide) send.disabled = true;
     card.append(el('div', { class: 'actions' }, text, send));
@@ -158,6 +157,11 @@ export function pendingCard(run, me, done) {
   card.append(status);
   return card;
 }
+
+export const DECIDED_SHOWN_MS = 2000;
+
+export const held = (card) =>
+  card.dataset.state === 'deciding' || (card.dataset.state === 'decided' && Date.now() - Number(card.dataset.decidedAt) < DECIDED_SHOWN_MS);
 
 /** Keeps every "waiting …" label current. */
 export function tickWaiting() {

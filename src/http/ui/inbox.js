@@ -1,5 +1,5 @@
 // The approvals inbox: runs waiting for a person (GET /runs?pending=true), and the recent runs.
-import { api, ApiError, el, money, pendingCard, signIn, statusBadge, tickWaiting } from './api.js';
+import { api, ApiError, DECIDED_SHOWN_MS, el, held, money, pendingCard, signIn, statusBadge, tickWaiting } from './api.js';
 
 const REFRESH_MS = 2000;
 const inbox = document.getElementById('inbox');
@@ -17,13 +17,13 @@ async function refresh() {
     const key = `${run.runId}/${run.pending.callKey}`;
     keys.add(key);
     if (!cards.has(key)) {
-      const card = pendingCard(run, me, () => setTimeout(() => void tick(), 800));
+      const card = pendingCard(run, me, () => setTimeout(() => void tick(), DECIDED_SHOWN_MS + 100));
       cards.set(key, card);
       inbox.append(card);
     }
   }
   for (const [key, card] of cards) {
-    if (!keys.has(key)) {
+    if (!keys.has(key) && !held(card)) {
       card.remove();
       cards.delete(key);
     }

@@ -1,6 +1,6 @@
 // A run's page: its state, what it waits for, the live event stream (EventSource, resumed by the browser
 // with Last-Event-ID; a reload replays the run from its first event) and the trace as a table.
-import { api, ApiError, ago, el, eventsUrl, money, pendingCard, signIn, statusBadge, tickWaiting, time } from './api.js';
+import { api, ApiError, ago, DECIDED_SHOWN_MS, el, eventsUrl, held, money, pendingCard, signIn, statusBadge, tickWaiting, time } from './api.js';
 
 const runId = decodeURIComponent(location.pathname.replace(/^\/ui\/runs\//, ''));
 const $ = (id) => document.getElementById(id);
@@ -55,7 +55,10 @@ function renderState() {
   );
   const pending = $('pending');
   const key = s.pending ? `${s.pending.callKey}` : '';
-  if (pending.dataset.key !== key) {
+  const shown = pending.firstElementChild;
+  // A card whose decision was just taken keeps its outcome on screen a moment before it goes.
+  if (pending.dataset.key !== key && shown && held(shown)) setTimeout(renderState, DECIDED_SHOWN_MS);
+  else if (pending.dataset.key !== key) {
     pending.dataset.key = key;
     pending.replaceChildren(...(s.pending ? [pendingCard({ runId, goal: s.goal, pending: s.pending }, me, refreshStateSoon)] : []));
   }
