@@ -11,9 +11,7 @@ import { startHarness } from '../helpers/harness.ts';
 import { findPostgresBinDir } from '../helpers/postgres.ts';
 import { startTemporalCluster } from '../helpers/temporal-cluster.ts';
 
-const skip = process.env.AGENT_CLUSTER_TESTS ? false : 'cluster tests run with `npm run test:cluster`';
-
-test('runs complete on Temporal on PostgreSQL, before and after a server restart', { skip }, async (t) => {
+test('runs complete on Temporal on PostgreSQL, before and after a server restart', async (t) => {
   let started = Date.now();
   const lap = (what: string) => {
     t.diagnostic(`${what}: ${Date.now() - started} ms`);

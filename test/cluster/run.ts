@@ -28,7 +28,7 @@ const code = await new Promise<number | null>((resolve) => {
   const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=300000', ...files], {
     cwd: PROJECT_ROOT,
     stdio: 'inherit',
-    env: { TEMPORAL_LOG_LEVEL: 'ERROR', ...process.env, AGENT_CLUSTER_TESTS: '1' },
+    env: { TEMPORAL_LOG_LEVEL: 'ERROR', ...process.env },
   });
   child.on('exit', resolve);
 });

@@ -35,8 +35,6 @@ import { startTemporalCluster, type TemporalCluster } from '../helpers/temporal-
 import { DAYS, dayFiles, dayText, expectedAnswer, HELD_TURN } from '../scenarios/twelve-reads.ts';
 import { releaseGoal } from '../scenarios/latched-reads.ts';
 
-const skip = process.env.AGENT_CLUSTER_TESTS ? false : 'cluster tests run with `npm run test:cluster`';
-
 /** A SIGKILLed worker's activity is retried elsewhere after its heartbeat timeout (10 s): allow for that and more. */
 const ACROSS_HOSTS_MS = 60_000;
 
@@ -45,7 +43,7 @@ const EXAMPLE = (file: string) => readFileSync(path.join(PROJECT_ROOT, 'examples
 const LATCHED_ANSWER = `read: ${EXAMPLE('notes.txt')}\n${EXAMPLE('errors.log')}`;
 const MESSAGE_SENT = 'Message sent (26 characters).'; // send-message.ts sends 26 characters
 
-describe('two hosts on Temporal on PostgreSQL', { skip }, () => {
+describe('two hosts on Temporal on PostgreSQL', () => {
   let cluster: TemporalCluster;
   let scripted: ScriptedModelServer;
   let connection: Connection;
