@@ -2,11 +2,13 @@
 import type { Tool } from '../tools/define-tool.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { mcpConfigFromEnv, type McpServerConfig } from './config.ts';
-import { McpPool } from './pool.ts';
+import type { McpPool } from './pool.ts';
 
-/** The worker's MCP servers, connected (none configured: null). */
+/** The worker's MCP servers, connected (none configured: null, and the MCP SDK is never loaded). */
 export async function startMcpPool(configs: readonly McpServerConfig[] = mcpConfigFromEnv()): Promise<McpPool | null> {
-  return configs.length ? McpPool.start(configs) : null;
+  if (!configs.length) return null;
+  const { McpPool } = await import('./pool.ts');
+  return McpPool.start(configs);
 }
 
 /** Looks a name up among the built-in tools, then among the MCP servers' (`server__tool`). */

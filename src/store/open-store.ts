@@ -5,7 +5,7 @@
  * - unset or empty → the embedded default, the SQLite file `<dataDir>/agent-store.sqlite`.
  */
 import path from 'node:path';
-import { PostgresStore, type PostgresStoreOptions } from './postgres-store.ts';
+import type { PostgresStoreOptions } from './postgres-store.ts';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.ts';
 import type { AgentStore } from './store.ts';
 
@@ -36,6 +36,10 @@ export function storeTarget(url: string | undefined, dataDir: string): StoreTarg
 
 export async function openStore(options: OpenStoreOptions): Promise<AgentStore> {
   const target = storeTarget(options.url ?? process.env.AGENT_STORE_URL, options.dataDir);
-  if (target.kind === 'postgres') return PostgresStore.open(target.url, options.postgres);
+  if (target.kind === 'postgres') {
+    // Loaded only here: every CLI command and worker opens a store, and most never use PostgreSQL.
+    const { PostgresStore } = await import('./postgres-store.ts');
+    return PostgresStore.open(target.url, options.postgres);
+  }
   return new SqliteStore(target.file, options.sqlite);
 }

@@ -1,11 +1,12 @@
 /** What a tracing worker adds: Temporal's activity interceptors, our model-call spans, the workflow span sink and the traced bundle. */
 import path from 'node:path';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, type OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
+import type * as TemporalOtel from '@temporalio/interceptors-opentelemetry';
+import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import { PROJECT_ROOT } from '../paths.ts';
 import { modelCallSpans } from './model-span.ts';
-import type { Telemetry } from './setup.ts';
+import { loadOnUse, type Telemetry } from './setup.ts';
 
 /** Bundled into the workflow code when the worker traces. */
 export const TELEMETRY_INTERCEPTORS_MODULE = path.join(PROJECT_ROOT, 'workflows', 'telemetry-interceptors.ts');
@@ -18,6 +19,7 @@ export interface TracingWorkerOptions {
 
 export function tracingWorkerOptions(telemetry: Telemetry | null): TracingWorkerOptions {
   if (!telemetry) return { sinks: {}, interceptorModules: [] };
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } = loadOnUse('@temporalio/interceptors-opentelemetry') as typeof TemporalOtel;
   return {
     interceptors: {
       // Temporal's first, so the model-call span is a child of the activity's span.
@@ -35,6 +37,7 @@ export function tracingWorkerOptions(telemetry: Telemetry | null): TracingWorker
  * Not called during replay (the default for sinks): a replayed workflow task exports no span twice.
  */
 function workflowSpanSink(telemetry: Telemetry): InjectedSinks<OpenTelemetrySinks>['exporter'] {
+  const { makeWorkflowExporter } = loadOnUse('@temporalio/interceptors-opentelemetry') as typeof TemporalOtel;
   const exporter = makeWorkflowExporter(telemetry.spanProcessor, telemetry.resource);
   return {
     export: {
