@@ -23,9 +23,25 @@ before(async () => {
   await h.stopWorker(); // only worker processes from here on
 });
 after(async () => {
+  await live?.kill();
   await h.replayAll();
   await h.close();
 });
+
+/**
+ * The worker process each test starts with: the replacement a test started after its kill lives on into
+ * the next test (a process start is about 2.5 s of CPU), so each kill costs one new process, not two.
+ */
+let live: WorkerProcess | null = null;
+async function liveWorker(): Promise<WorkerProcess> {
+  live ??= await spawnWorker(h);
+  return live;
+}
+/** Hands a test's last worker on to the next test; a test that failed kills it instead (its state is unknown). */
+async function handOn(worker: WorkerProcess, failed: boolean): Promise<void> {
+  live = failed ? null : worker;
+  if (failed) await worker.kill();
+}
 
 const GOAL = 'Write the report, scan, and free space.';
 /** Each test's run has a goal of its own, so the model server's log tells its requests apart. */
@@ -35,9 +51,10 @@ type KillPoint = (runId: string) => Promise<void>;
 /** Runs the durable scenario, killing the worker at `killAt` (if given) and starting a fresh one. */
 async function runDurable(what: string, killAt?: KillPoint, options: Pick<RunInput, 'modelCall'> = {}) {
   writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
-  let worker: WorkerProcess = await spawnWorker(h);
+  let worker = await liveWorker();
   const { runId } = await h.agents.startRun({ goal: goalFor(what), model: scenario('durable.ts'), workspace: h.workspace, ...options });
   const killed = worker;
+  let failed = true;
   try {
     if (killAt) {
       await killAt(runId);
@@ -46,9 +63,11 @@ async function runDurable(what: string, killAt?: KillPoint, options: Pick<RunInp
     }
     await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
     await h.agents.approve(runId);
-    return { runId, result: await h.agents.result(runId), killed, replacement: worker };
+    const result = await h.agents.result(runId);
+    failed = false;
+    return { runId, result, killed, replacement: worker };
   } finally {
-    await worker.kill();
+    await handOn(worker, failed);
   }
 }
 
@@ -174,18 +193,40 @@ test('killed during a tool: the interrupted tool is retried with the same key, n
 
 test('killed while waiting for approval: the approval sent with no worker is not lost', async () => {
   writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
-  let worker = await spawnWorker(h);
+  const killed = await liveWorker();
   const { runId } = await h.agents.startRun({ goal: goalFor('approval wait'), model: scenario('durable.ts'), workspace: h.workspace });
   const { pending } = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
   assert.ok(pending?.kind === 'approval');
   assert.deepEqual(await inFlight(runId), [], 'at the kill, the run waits and nothing runs');
-  await worker.kill();
+  await killed.kill();
   await h.agents.approve(runId, { callKey: pending.callKey, argsHash: pending.argsHash }, { wait: false });
-  worker = await spawnWorker(h);
+  const worker = await spawnWorker(h);
+  let failed = true;
   try {
     await checkSameOutcome(runId, await h.agents.result(runId), reference);
+    failed = false;
   } finally {
-    await worker.kill();
+    await handOn(worker, failed);
+  }
+});
+
+test('a cancel sent while no worker runs is not lost', async () => {
+  writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
+  const killed = await liveWorker();
+  const { runId } = await h.agents.startRun({ goal: goalFor('cancel'), model: scenario('durable.ts'), workspace: h.workspace });
+  await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+  await killed.kill();
+  await h.agents.cancelRun(runId, 'stopped while the worker was down');
+  const worker = await spawnWorker(h);
+  let failed = true;
+  try {
+    const result = await h.agents.result(runId);
+    assert.equal(result.status, 'interrupted');
+    assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'stopped while the worker was down' });
+    assert.ok(existsSync(path.join(h.workspace, 'access.log')), 'nothing deleted');
+    failed = false;
+  } finally {
+    await handOn(worker, failed);
   }
 });
 
@@ -194,6 +235,9 @@ test('killed between turns: the next worker picks up where the history ends', as
   // a turn's results schedules the next model call at once, on itself. So here the killed process runs the
   // workflow (and its local activities) only, and this process runs the other activities; the write (turn
   // 2's tool) waits on a latch, so the kill happens while the killed worker has nothing in flight.
+  // Its own two workflow-only workers: the full worker the earlier tests handed on would take the tasks.
+  await live?.kill();
+  live = null;
   const latch = path.join(h.dataDir, `release-between-turns-${Date.now()}`);
   const activityWorker = await startActivityWorker(h, (ledger) =>
     builtinTools(ledger).map((tool) =>
@@ -240,23 +284,5 @@ test('killed between turns: the next worker picks up where the history ends', as
     writeFileSync(latch, '');
     await worker.kill();
     await activityWorker.stop();
-  }
-});
-
-test('a cancel sent while no worker runs is not lost', async () => {
-  writeFileSync(path.join(h.workspace, 'access.log'), 'old access log\n');
-  let worker = await spawnWorker(h);
-  const { runId } = await h.agents.startRun({ goal: goalFor('cancel'), model: scenario('durable.ts'), workspace: h.workspace });
-  await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
-  await worker.kill();
-  await h.agents.cancelRun(runId, 'stopped while the worker was down');
-  worker = await spawnWorker(h);
-  try {
-    const result = await h.agents.result(runId);
-    assert.equal(result.status, 'interrupted');
-    assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'stopped while the worker was down' });
-    assert.ok(existsSync(path.join(h.workspace, 'access.log')), 'nothing deleted');
-  } finally {
-    await worker.kill();
   }
 });

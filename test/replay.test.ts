@@ -7,10 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import proto from '@temporalio/proto';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { quietTemporalLogs } from '../src/cli/runtime.ts';
-import { WORKFLOWS_PATH, workflowBundle } from '../src/worker/workflow-bundle.ts';
+import { workflowBundle } from '../src/worker/workflow-bundle.ts';
 import { activities, eventTypes, localActivities, payloadJson, type History } from './helpers/histories.ts';
 
 const root = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
@@ -33,7 +33,7 @@ const sinks = { trace: { emit: { fn: () => {}, callDuringReplay: false } } };
 before(() => quietTemporalLogs());
 
 /** Replays the fixtures against a workflow bundle; the failures by file. */
-async function replay(bundle: { codePath: string } | { code: string }, which: readonly Fixture[] = fixtures): Promise<Map<string, Error>> {
+async function replay(bundle: { codePath: string }, which: readonly Fixture[] = fixtures): Promise<Map<string, Error>> {
   const failures = new Map<string, Error>();
   let replayed = 0;
   // One history at a time, results in the same order (executions of one run share a workflow id).
@@ -75,12 +75,9 @@ test('the v0.4 set holds continue-as-new steps, research children, a crash retry
 });
 
 test('a deliberate incompatible change (a timer before every tool call) is caught by exactly the fixtures that call a tool', { timeout: 300_000 }, async () => {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: [path.join(PROJECT_ROOT, 'test', 'fixtures', 'workflow-changes', 'timer-before-tools.ts')],
-    logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: (m: string) => console.error(m) },
-  });
-  const failures = await replay({ code });
+  // Built once and cached like the worker's bundle (webpack takes seconds).
+  const changed = await workflowBundle({ interceptorModules: [path.join(PROJECT_ROOT, 'test', 'fixtures', 'workflow-changes', 'timer-before-tools.ts')] });
+  const failures = await replay(changed);
   const callsATool = (f: Fixture) => activities(f.history, 'runTool').length + localActivities(f.history, 'runTool').length > 0;
   const expected = fixtures.filter(callsATool).map((f) => f.file);
   assert.ok(expected.length > 40);

@@ -14,10 +14,10 @@ const PRELOAD_MODULES = process.env.AGENT_NO_PRELOAD ? [] : [path.join(PROJECT_R
 /** Everything the workflow imports lives in these directories. */
 const BUNDLED_SOURCES = ['workflows', 'src/wire', 'src/claims', 'src/tools'].map((dir) => path.join(PROJECT_ROOT, dir));
 
-/** `interceptorModules`: workflow interceptors to bundle in (tracing); each set gets a bundle of its own. */
+/** `interceptorModules`: workflow interceptors to bundle in (tracing, tests' deliberate changes); each set, as written, gets a bundle of its own. */
 export async function workflowBundle(options: { interceptorModules?: readonly string[] } = {}): Promise<{ codePath: string }> {
   const modules = [...(options.interceptorModules ?? [])];
-  const variant = modules.length ? `-${createHash('sha256').update(modules.join('\n')).digest('hex').slice(0, 8)}` : '';
+  const variant = modules.length ? `-${createHash('sha256').update(modules.map((m) => `${m}\n${readFileSync(m, 'utf8')}`).join('\n')).digest('hex').slice(0, 8)}` : '';
   const codePath = path.join(CACHE_DIR, `workflow-bundle-${sourceHash()}${variant}${PRELOAD_MODULES.length ? '' : '-np'}.js`);
   if (!existsSync(codePath)) {
     const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, preloadModules: PRELOAD_MODULES, logger: quietLogger });
