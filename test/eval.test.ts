@@ -1,7 +1,7 @@
 /** Trajectory evaluation: the shipped task set passes; broken expectations and false claims are named. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -65,8 +65,9 @@ test('a claimed deletion that never happened is flagged, and the table shows the
   assert.match(table, /claim warnings .*\n +claims a deletion it never made\n +! delete_file access\.log: "Deleted access\.log to free space\." — receipt: rejected: delete_file access\.log \(not now\)\n +receipt: rejected: delete_file access\.log \(not now\)/);
 });
 
-test('npm run eval on a task file with a broken expectation exits 1 and names it', async () => {
+test('npm run eval on a task file with a broken expectation exits 1 and names it', async (t) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-eval-cli-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
     const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'eval', 'main.ts'), path.join('test', 'fixtures', 'broken-tasks.json')], {
       cwd: PROJECT_ROOT,

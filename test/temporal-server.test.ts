@@ -1,14 +1,15 @@
 /** Where Temporal comes from: TEMPORAL_ADDRESS, else a server already listening (reused), else one started here. */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { ensureTemporal, isTemporalServing } from '../src/temporal/temporal-server.ts';
 
 const testServer = process.env.TEMPORAL_ADDRESS!;
 const [host, port] = [testServer.slice(0, testServer.lastIndexOf(':')), Number(testServer.slice(testServer.lastIndexOf(':') + 1))];
 const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-launcher-'));
+after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 test('TEMPORAL_ADDRESS is used as it is', async () => {
   const endpoint = await ensureTemporal({ dataDir, port: 1 });

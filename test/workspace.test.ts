@@ -1,12 +1,13 @@
 /** Workspace confinement of the file tools. */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { resolveInWorkspace, WorkspaceEscapeError } from '../src/tools/workspace.ts';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'ws-test-')));
+after(() => rmSync(root, { recursive: true, force: true }));
 const workspace = path.join(root, 'ws');
 mkdirSync(path.join(workspace, 'sub'), { recursive: true });
 writeFileSync(path.join(workspace, 'sub', 'a.txt'), 'a');
