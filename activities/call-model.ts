@@ -14,6 +14,7 @@ import { ModelDeltas } from './model-deltas.ts';
 import { storeFailure } from './store-failures.ts';
 import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
 import { modelContextQuery } from '../src/wire/messages.ts';
+import { ActivityHeartbeats, TEMPORAL_CANCEL_WITHIN_MS } from './heartbeats.ts';
 import { LocalCallInterruptions } from './local-call-interruptions.ts';
 import type { Client } from '@temporalio/client';
 
@@ -29,9 +30,6 @@ export interface CallModelInput {
   /** A local call only (its workflow's timer cannot reach it): when the run's wall time is up, epoch ms. */
   wallDeadlineMs?: number;
 }
-
-/** How often the activity heartbeats while it waits: how a cancel request reaches it (as a regular activity). */
-const HEARTBEAT_EVERY_MS = 50;
 
 export interface CallModelDeps {
   endpoints: ModelEndpoints;
@@ -81,30 +79,40 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       messages: messages.map(toOpenAIMessage),
       ...(tools.length ? { tools } : {}),
     };
-    // A local activity sends no heartbeats: Temporal cannot reach it while it holds its workflow's task.
+    // A local activity sends no heartbeats (Temporal cannot reach it while it holds its workflow's task): it
+    // stops by itself on the run's cancel or deadline. A regular one beats, and stops on an announced cancel.
     const local = ctx.info.isLocal;
-    const heartbeatNow = local ? () => {} : () => ctx.heartbeat();
-    const heartbeat = local ? undefined : setInterval(heartbeatNow, HEARTBEAT_EVERY_MS);
     const interruptions = local
       ? await LocalCallInterruptions.listen({ store, cancelRequested: () => cancelRequested(client, input.runId), runId: input.runId, wallDeadlineMs: input.wallDeadlineMs })
       : null;
-    const signal = interruptions ? AbortSignal.any([ctx.cancellationSignal, interruptions.signal]) : ctx.cancellationSignal;
+    const heartbeats = local ? null : await ActivityHeartbeats.start(ctx, store, input.runId);
+    const signal = heartbeats?.signal ?? AbortSignal.any([ctx.cancellationSignal, interruptions!.signal]);
     const started = performance.now();
     const deltas = new ModelDeltas(store, input.runId, `${ctx.info.activityId}.${ctx.info.attempt}`);
     try {
       const reply = input.stream
-        ? await streamed(model, request, signal, heartbeatNow, (text) => deltas.push(text))
+        ? await streamed(model, request, signal, (text) => deltas.push(text))
         : await unary(model, request, signal);
       checkReplySize(reply.message);
       return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}) };
     } catch (error) {
+      // Stopped by the announced cancel: the activity ends cancelled once Temporal cancels it too.
+      if (heartbeats?.signal.aborted && !(await heartbeats.temporalCancelled())) throw cancelNeverCame();
       throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || toActivityFailure(error, ctx.cancellationSignal);
     } finally {
       interruptions?.close();
-      clearInterval(heartbeat);
+      heartbeats?.close();
       await deltas.close();
     }
   };
+}
+
+/** The run's cancel was announced but Temporal did not cancel the call: the workflow waits for the cancel (`model-call.ts`). */
+function cancelNeverCame(): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(
+    `The model call stopped for the run's cancel announced in the store, but Temporal did not cancel it within ${TEMPORAL_CANCEL_WITHIN_MS / 1000} s.`,
+    FailureType.runCancelRequested,
+  );
 }
 
 async function cancelRequested(client: Client, runId: string): Promise<boolean> {
@@ -174,7 +182,7 @@ async function unary(client: OpenAI, request: Request, signal: AbortSignal): Pro
   };
 }
 
-async function streamed(client: OpenAI, request: Request, signal: AbortSignal, heartbeat: () => void, onText: (text: string) => void): Promise<Omit<ModelReply, 'modelMs'>> {
+async function streamed(client: OpenAI, request: Request, signal: AbortSignal, onText: (text: string) => void): Promise<Omit<ModelReply, 'modelMs'>> {
   const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal });
   let content = '';
   let sawContent = false;
@@ -182,7 +190,6 @@ async function streamed(client: OpenAI, request: Request, signal: AbortSignal, h
   let usage = { promptTokens: 0, completionTokens: 0 };
   const calls: { id: string; name: string; arguments: string }[] = [];
   for await (const chunk of stream) {
-    heartbeat();
     if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
     const choice = chunk.choices[0];
     if (!choice) continue;

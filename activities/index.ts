@@ -48,6 +48,7 @@ export function createActivities(deps: ActivityDeps) {
         workspaceRoots: deps.workspaceRoots,
         keepOutput: (text) => deps.store.putOutput(text),
         client: deps.client,
+        store: deps.store,
         runLog: deps.toolRunLog,
       }),
       { endpoints: deps.endpoints, contractOf: (name) => deps.contracts.get(name) ?? deps.tools.get(name) },

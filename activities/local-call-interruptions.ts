@@ -7,8 +7,8 @@
  */
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { AgentStore, Unsubscribe } from '../src/store/store.ts';
-import { isCancelRequested } from '../src/wire/cancel-request.ts';
 import { FailureType } from '../src/wire/failures.ts';
+import { onCancelAnnounced } from './cancel-announcement.ts';
 
 type Interruption = { kind: 'cancel'; reason: string } | { kind: 'wall_time' };
 
@@ -47,13 +47,7 @@ export class LocalCallInterruptions {
     // Not at once: a describe contends with the run's own workflow task on the server (a plan run took 10 ms
     // longer with one per call), and most calls end within the first second.
     interruptions.asking = setInterval(askTemporal, ASK_TEMPORAL_EVERY_MS);
-    try {
-      interruptions.unsubscribe = await store.subscribe(runId, ({ event }) => {
-        if (isCancelRequested(event)) interruptions.interrupt({ kind: 'cancel', reason: event.reason });
-      });
-    } catch {
-      // A store that cannot be reached only costs the quick path: Temporal is asked every second.
-    }
+    interruptions.unsubscribe = await onCancelAnnounced(store, runId, (reason) => interruptions.interrupt({ kind: 'cancel', reason }));
     return interruptions;
   }
 

@@ -10,6 +10,8 @@ import { checkWorkspace, WorkspaceRefusedError } from '../src/tools/workspace-ro
 import { truncateForModel } from '../src/wire/payload-bounds.ts';
 import type { ToolOutcome } from '../src/wire/types.ts';
 import type { ToolReplay } from '../src/wire/replay.ts';
+import type { AgentStore } from '../src/store/store.ts';
+import { ActivityHeartbeats, TEMPORAL_CANCEL_WITHIN_MS } from './heartbeats.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { isStoreError, storeFailure } from './store-failures.ts';
 
@@ -38,15 +40,15 @@ export interface RunToolDeps {
   keepOutput: (text: string) => Promise<string>;
   /** For progress signals to the run. */
   client: Client;
+  /** Where the run's cancel is announced (`heartbeats.ts`). */
+  store: Pick<AgentStore, 'subscribe'>;
 }
 
-/** How often a running tool heartbeats: a cancel request reaches the activity only through a heartbeat. */
-const HEARTBEAT_EVERY_MS = 50;
-/** A tool that ignores its aborted signal this long is abandoned, so the run can still end. */
+/** A tool that ignores its aborted signal this long after Temporal's cancel is abandoned, so the run can still end. */
 export const CANCEL_GRACE_MS = 2000;
 
 /** Runs one tool call. A tool's own error becomes the model's tool message; only infrastructure trouble fails the activity. */
-export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOutput, client, runLog }: RunToolDeps) {
+export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOutput, client, runLog, store }: RunToolDeps) {
   return async function runTool(input: RunToolInput): Promise<ToolOutcome> {
     const ctx = Context.current();
     const tool = tools.get(input.toolName);
@@ -68,9 +70,9 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     const progress = new ProgressReporter(client, { workflowId: input.runId, callKey: input.callKey });
-    let label: string | undefined;
     // Local activities (quick read-only tools) have no heartbeats: their cancellation is local too.
-    const heartbeat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat(label === undefined ? undefined : { label }), HEARTBEAT_EVERY_MS);
+    const heartbeats = ctx.info.isLocal ? null : await ActivityHeartbeats.start(ctx, store, input.runId);
+    const signal = heartbeats?.signal ?? ctx.cancellationSignal;
     let abandon: NodeJS.Timeout | undefined;
     const abandoned = new Promise<never>((_, reject) => {
       ctx.cancellationSignal.addEventListener('abort', () => {
@@ -80,10 +82,9 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
     try {
       const args = tool.input.parse(input.args);
       const running = tool.run(args, {
-        signal: ctx.cancellationSignal,
+        signal,
         progress: (text) => {
-          label = text;
-          if (!ctx.info.isLocal) ctx.heartbeat({ label });
+          if (heartbeats) heartbeats.details = { label: text };
           progress.report(text);
         },
         idempotencyKey: `${input.runId}:${input.callKey}`,
@@ -103,16 +104,28 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
       const kept = { ref: await keepOutput(content), chars: content.length };
       return { ok: true, content: truncateForModel(content, tool.maxOutputChars, kept), ms: ms(), kept };
     } catch (error) {
-      if (ctx.cancellationSignal.aborted) throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
+      if (signal.aborted) {
+        // Stopped by the announced cancel: the activity ends cancelled once Temporal cancels it too.
+        if (heartbeats && !(await heartbeats.temporalCancelled())) throw cancelNeverCame(tool.name);
+        throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
+      }
       if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, FailureType.toolRetryable);
       // The store's trouble is the harness's, not the tool's: retried (or failing the run), never told to the model.
       if (isStoreError(error)) throw storeFailure(error);
       const message = toolErrorText(error instanceof Error ? error.message : String(error));
       return { ok: false, content: truncateForModel(message, tool.maxOutputChars), ms: ms() };
     } finally {
-      clearInterval(heartbeat);
+      heartbeats?.close();
       clearTimeout(abandon);
       progress.close();
     }
   };
+}
+
+/** The run's cancel was announced but Temporal did not cancel the tool: the tool stopped, and the model is told. */
+function cancelNeverCame(toolName: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(
+    `Tool ${toolName} stopped for the run's cancel announced in the store, but Temporal did not cancel it within ${TEMPORAL_CANCEL_WITHIN_MS / 1000} s.`,
+    FailureType.runCancelRequested,
+  );
 }

@@ -1,6 +1,7 @@
 /** Progress, cancellation that reaches everything, parallel tool calls, research sub-agents. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { AgentClient } from '../src/client/client.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 import { observedTools, type ScanObservation } from '../src/cli/bench/instrumented-scan.ts';
@@ -52,6 +53,7 @@ describe('slow-scan', () => {
     assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'user pressed Stop' });
     assert.ok(scan.abortedAt !== undefined, "the tool's signal aborted");
     assert.ok(scan.abortedAt >= cancelledAt);
+    assert.equal(scan.abortReason, 'the run was cancelled: user pressed Stop', 'stopped by the cancel announced in the store, before Temporal told the activity');
     assert.ok(scan.endedAt !== undefined, 'the tool returned');
     assert.doesNotMatch(scan.lastLabel ?? '', /1200 of 1200/, 'the scan stopped before the end');
     assert.equal(result.toolRuns, 1, 'no later tool ran');
@@ -62,6 +64,22 @@ describe('slow-scan', () => {
     const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length;
     assert.equal(scheduled, 2, 'one model call and one scan were ever scheduled');
+  });
+
+  test('a cancel from a client without the store reaches the tool with a heartbeat, and the run ends the same', async () => {
+    const plain = new AgentClient(h.temporal, { taskQueue: h.taskQueue, workspaceRoots: [h.dataDir] });
+    const { runId } = await plain.startRun({ goal: GOAL, model: scenario('scan-then-list.ts'), workspace: h.workspace });
+    const scan = await eventually(() => scans.get(`${runId}:t1.1`), 'the scan to start');
+    await eventually(() => /^scanned \d+ of 1200 files$/.test(scan.lastLabel ?? ''), 'the scan to report progress');
+    await plain.cancelRun(runId, 'stopped from a plain client');
+    const result = await plain.result(runId);
+    assert.equal(result.status, 'interrupted');
+    assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'stopped from a plain client' });
+    assert.ok(scan.endedAt !== undefined && scan.abortedAt !== undefined, "the tool's signal aborted and it returned");
+    assert.doesNotMatch(scan.abortReason ?? '', /the run was cancelled/, "Temporal's cancellation, not an announcement: nothing was announced");
+    assert.ok(!(await h.store.readEvents(runId)).some((e) => (e.event as { type: string }).type === 'cancel_requested'));
+    const scanActivity = activities(await h.temporal.workflow.getHandle(runId).fetchHistory(), 'runTool')[0];
+    assert.equal(scanActivity?.closedAs, 'Canceled', 'the activity ended cancelled');
   });
 
   test('cancelling a run that waits for approval ends it interrupted', async () => {

@@ -37,7 +37,7 @@ const CLAIMS: [phrase: string, tests: [file: string, name: string][]][] = [
   ['Temporal retries 408/409/429/5xx', [['agent-loop', '408, 409 and 429 are retried by Temporal; a retry-after is honoured'], ['agent-loop', 'a model answering 500 twice then 200 completes']]],
   ['honouring `retry-after`', [['agent-loop', '408, 409 and 429 are retried by Temporal; a retry-after is honoured']]],
   ["any other 4xx ends the run `failed` with the provider's message", [['agent-loop', 'a model answering 400 ends the run failed with the provider message']]],
-  ['cancellation aborts the HTTP request', [['agent-loop', 'cancel while the model is slow: interrupted with the reason, and the HTTP request was aborted']]],
+  ['A cancel aborts the HTTP request', [['agent-loop', 'cancel while the model is slow: interrupted with the reason, and the HTTP request was aborted']]],
   // The model call as a local activity
   ['its reply is recorded in history as a marker', [['agent-loop', 'the plan run completes the same, its model calls local activities (markers, no activity tasks)']]],
   ["the next worker makes that task's model calls and quick reads again", [['durability', "killed during a local model call (modelCall 'local'): the workflow task it held times out, the new worker redoes that task's steps"]]],
@@ -71,7 +71,9 @@ const CLAIMS: [phrase: string, tests: [file: string, name: string][]][] = [
   // Cancellation and progress
   ['tools see `ctx.signal` abort', [['cancellation', 'cancelled mid-scan: interrupted with the reason, the tool saw its signal abort, nothing ran after']]],
   ['and no further activity starts', [['cancellation', 'cancelled mid-scan: interrupted with the reason, the tool saw its signal abort, nothing ran after']]],
-  ['A tool that ignores its signal is abandoned after 2 s', [['cancellation', 'a tool that ignores its signal is abandoned after a grace period and the run still ends']]],
+  ['a running tool or model call hears it there and stops at once', [['cancellation', 'cancelled mid-scan: interrupted with the reason, the tool saw its signal abort, nothing ran after']]],
+  ['arrives with the next heartbeat', [['cancellation', 'a cancel from a client without the store reaches the tool with a heartbeat, and the run ends the same']]],
+  ["A tool that ignores its signal is abandoned 2 s after Temporal's cancel", [['cancellation', 'a tool that ignores its signal is abandoned after a grace period and the run still ends']]],
   ['it shows in `state.progress` and as `tool_progress` in the trace', [['cancellation', 'without a cancel it completes, and progress labels show in the state query while it runs']]],
   // Research sub-agents
   ['`research({question})` runs this same workflow as a child', [['cancellation', "the child's turns and cost roll up into the parent's totals"]]],

@@ -6,7 +6,7 @@ import { FailureType } from '../src/wire/failures.ts';
 
 /**
  * How long an activity may go without a heartbeat before Temporal retries it elsewhere: how quickly a run
- * moves on from a dead worker. Activities heartbeat every 50 ms, so only a dead (or hung) process misses this.
+ * moves on from a dead worker. Activities heartbeat every second, so only a dead (or hung) process misses this.
  */
 const HEARTBEAT_TIMEOUT = '5 seconds';
 

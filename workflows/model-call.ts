@@ -5,6 +5,8 @@
  *   (the timer would say the same, but only once the server has it: later, by the call's length);
  * - a cancel reaches the call through the store (`AgentClient.cancelRun` announces it there once Temporal
  *   has it) or by the call asking Temporal: the call stops, and the loop waits here for the cancel itself.
+ * A call made as an activity ends cancelled as usual; only if it stopped for a cancel announced in the store
+ * that Temporal never followed (`activities/heartbeats.ts`) does it fail as a local call would, and wait here.
  */
 import * as wf from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.ts';
@@ -24,9 +26,9 @@ const CANCEL_ARRIVES_WITHIN = '10 seconds';
 
 /** `wallDeadlineMs`: when the run's wall time is up (workflow time, epoch ms), if it has a limit. */
 export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined): Promise<ModelReply | Stop> {
-  if (input.modelCall !== 'local') return callModel(args);
   for (;;) {
     try {
+      if (input.modelCall !== 'local') return await callModel(args);
       return await localCallModel({ ...args, ...(wallDeadlineMs === undefined ? {} : { wallDeadlineMs }) });
     } catch (error) {
       const type = failureType(error);

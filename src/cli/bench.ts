@@ -14,7 +14,7 @@
  *                   [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
  * (the last two: the parked runs' worker process with other Temporal worker options / Node.js flags than
  * the production ones, src/worker/node-args.ts)
- * Sizes: BENCH_SEQUENTIAL (100), BENCH_CONCURRENT (50), BENCH_ROUNDS (3), BENCH_CANCELS (40),
+ * Sizes: BENCH_SEQUENTIAL (100), BENCH_CONCURRENT (50), BENCH_ROUNDS (3), BENCH_CANCELS (40), BENCH_CANCELS_WITHOUT_STORE (10),
  * BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200).
  */
 import { writeFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ try {
     if (unknownCall) throw new Error(`--model-call: unknown mode ${unknownCall}; modes: ${MODEL_CALLS.join(', ')}`);
     results.turns = await benchTurns(env, { runs: size('BENCH_SEQUENTIAL', 100), concurrent: size('BENCH_CONCURRENT', 50), rounds: size('BENCH_ROUNDS', 3), modelCalls });
   }
-  if (only.has('cancel')) results.cancel = await benchCancel(env, metrics, { cancels: size('BENCH_CANCELS', 40) });
+  if (only.has('cancel')) results.cancel = await benchCancel(env, metrics, { cancels: size('BENCH_CANCELS', 40), withoutStore: size('BENCH_CANCELS_WITHOUT_STORE', 10) });
   if (only.has('parked')) {
     const runs = Number(flags.parked);
     results.parked = await benchParked(env, {

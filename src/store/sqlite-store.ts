@@ -35,7 +35,11 @@ import { checkAfterId, checkTraceLine, eventJson } from './validate.ts';
 export interface SqliteStoreOptions {
   /** How long a write waits for another process's lock before failing with StoreUnavailableError. */
   busyTimeoutMs?: number;
-  /** How often subscribers look for events appended by other processes. */
+  /**
+   * How often, while anything subscribes, the store looks for events other processes appended (one
+   * `PRAGMA data_version` read; the runs' events are read only when it changed). Default 50 ms: a cancel
+   * announced by a CLI in another process reaches a running activity within it (`activities/heartbeats.ts`).
+   */
   pollMs?: number;
   /**
    * `NORMAL` (default; `AGENT_SQLITE_SYNCHRONOUS=FULL` overrides) keeps every commit across a process
@@ -100,7 +104,7 @@ export class SqliteStore implements AgentStore {
     this.file = path.resolve(file);
     this.location = `SQLite file ${this.file}`;
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    this.pollMs = options.pollMs ?? 200;
+    this.pollMs = options.pollMs ?? 50;
     const { DatabaseSync } = nodeSqlite();
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });

@@ -91,7 +91,8 @@ export interface AgentWorker {
 
 /** The timing settings every worker of ours uses (the test helpers' workers too). */
 export const WORKER_TIMING = {
-  // Heartbeats (and so cancel requests) flush at least this often, whatever an activity's heartbeat timeout.
+  // A heartbeat goes out within this of the activity's call, whatever its heartbeat timeout: activities beat
+  // once a second, and every 50 ms once their run's cancel is announced (activities/heartbeats.ts).
   maxHeartbeatThrottleInterval: '50 ms',
   // A run's next workflow task goes to the worker that holds the run in cache; if that worker died, the
   // task waits this long before any worker may take it (Temporal's default, 10 s, stalled each of its runs).

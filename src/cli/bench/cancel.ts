@@ -1,9 +1,10 @@
 /**
  * Cancel latency, from `cancelRun()` being called to (a) the running tool's AbortSignal firing and (b) the
- * model's HTTP request being closed, as seen by the scripted model server. A cancel reaches an activity
- * only in the answer to one of its heartbeats, so the heartbeat cadence is also measured: heartbeat RPCs
- * per running activity per second (Core's own request counter), and the Temporal server's CPU meanwhile.
- * A model call made as a local activity hears the cancel through the store's event stream instead.
+ * model's HTTP request being closed, as seen by the scripted model server. An activity hears the cancel
+ * where `cancelRun` announces it, the run's event stream (`activities/heartbeats.ts`); from a client
+ * without the store, only in the answer to one of its heartbeats, so both are measured, and the heartbeat
+ * cadence too: heartbeat RPCs per running activity per second (Core's own request counter), and the
+ * Temporal server's CPU meanwhile. A model call made as a local activity asks Temporal instead.
  */
 import { AgentClient } from '../../client/client.ts';
 import type { ModelCall } from '../../wire/run-input.ts';
@@ -14,10 +15,14 @@ import { log, serverCpuMs, sleep, SLOW_MODEL, waitFor, type BenchEnv } from './e
 export interface CancelResult {
   /** cancel request → tool signal aborted, ms. */
   toolMs: number[];
+  /** The same, cancelled by a client without the store (heard with a heartbeat). */
+  toolWithoutStoreMs: number[];
   /** How long cancelRun() itself took (its RPCs: the reason signal, then the cancel request), tool runs. */
   clientMs: number[];
   /** cancel request → model HTTP request closed, ms. */
   modelMs: number[];
+  /** The same, cancelled by a client without the store (heard with a heartbeat). */
+  modelWithoutStoreMs: number[];
   /** The same for a model call made as a local activity (the cancel reaches it through the store). */
   localModelMs: number[];
   /** The same, cancelled by a client without the store (the call asks Temporal every second). */
@@ -35,32 +40,18 @@ export interface CancelResult {
   };
 }
 
-/** The varying moment of the cancel (ms after the activity started), so heartbeat phase cannot flatter the figure. */
-const cancelAfter = (i: number) => 200 + ((i * 37) % 300);
-/** The same over a whole second: the model call used to heartbeat once a second. */
-const cancelModelAfter = (i: number) => 100 + ((i * 137) % 1000);
+/** The varying moment of the cancel (ms after the activity started), over a whole second: heartbeat phase cannot flatter the figure. */
+const cancelAfter = (i: number) => 100 + ((i * 137) % 1000);
 
-export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { cancels: number }): Promise<CancelResult> {
-  log(`cancel: ${o.cancels} cancels of a running scan_files tool...`);
-  const toolMs: number[] = [];
-  const clientMs: number[] = [];
-  for (let i = 0; i < o.cancels; i++) {
-    const { runId } = await env.agents.startRun({ goal: 'Scan the workspace.', model: 'scripted:slow-scan', workspace: env.workspace });
-    const scan = await waitFor(() => env.scans.get(`${runId}:t1.1`), 'the scan to start');
-    await sleep(cancelAfter(i));
-    const requested = performance.now();
-    await env.agents.cancelRun(runId, 'bench');
-    clientMs.push(performance.now() - requested);
-    const aborted = await waitFor(() => scan.abortedAt, 'the scan to see its signal abort');
-    toolMs.push(aborted - requested);
-    await env.agents.result(runId);
-  }
-
-  const modelMs = await cancelModelCalls(env, env.agents, o.cancels, 'activity');
-  const localModelMs = await cancelModelCalls(env, env.agents, o.cancels, 'local');
-  // A client without the store: the local call learns of the cancel by asking Temporal (every second).
+export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { cancels: number; withoutStore: number }): Promise<CancelResult> {
+  // A client without the store: an activity hears the cancel with a heartbeat, a local call by asking Temporal (every second).
   const plainClient = new AgentClient(env.temporal, { taskQueue: env.taskQueue, workspaceRoots: [env.workspace] });
-  const localWithoutStoreMs = await cancelModelCalls(env, plainClient, o.cancels, 'local');
+  const { toolMs, clientMs } = await cancelTools(env, env.agents, o.cancels);
+  const toolWithoutStoreMs = (await cancelTools(env, plainClient, o.withoutStore)).toolMs;
+  const modelMs = await cancelModelCalls(env, env.agents, o.cancels, 'activity');
+  const modelWithoutStoreMs = await cancelModelCalls(env, plainClient, o.withoutStore, 'activity');
+  const localModelMs = await cancelModelCalls(env, env.agents, o.cancels, 'local');
+  const localWithoutStoreMs = await cancelModelCalls(env, plainClient, o.withoutStore, 'local');
 
   log('cancel: heartbeat RPCs of running activities...');
   const rpcsDuring = async (operation: string, work: () => Promise<number>) => {
@@ -102,7 +93,35 @@ export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { canc
     serverCpuMsPerToolSecond = (busyCpu - idleMsPerSecond * busySeconds) / toolSeconds;
   }
   log(`  median tool cancel ${median(toolMs).toFixed(1)} ms, model cancel ${median(modelMs).toFixed(1)} ms (local: ${median(localModelMs).toFixed(1)} ms)`);
-  return { toolMs, clientMs, modelMs, localModelMs, localWithoutStoreMs, heartbeats: { perToolSecond, perModelSecond, describesPerLocalModelSecond, serverCpuMsPerToolSecond, concurrentTools } };
+  return {
+    toolMs,
+    toolWithoutStoreMs,
+    clientMs,
+    modelMs,
+    modelWithoutStoreMs,
+    localModelMs,
+    localWithoutStoreMs,
+    heartbeats: { perToolSecond, perModelSecond, describesPerLocalModelSecond, serverCpuMsPerToolSecond, concurrentTools },
+  };
+}
+
+/** Cancels of a running scan_files tool, through `agents`: cancel request → the tool's signal aborted; and how long cancelRun took. */
+async function cancelTools(env: BenchEnv, agents: AgentClient, cancels: number): Promise<{ toolMs: number[]; clientMs: number[] }> {
+  log(`cancel: ${cancels} cancels of a running scan_files tool${agents === env.agents ? '' : ', client without the store'}...`);
+  const toolMs: number[] = [];
+  const clientMs: number[] = [];
+  for (let i = 0; i < cancels; i++) {
+    const { runId } = await agents.startRun({ goal: 'Scan the workspace.', model: 'scripted:slow-scan', workspace: env.workspace });
+    const scan = await waitFor(() => env.scans.get(`${runId}:t1.1`), 'the scan to start');
+    await sleep(cancelAfter(i));
+    const requested = performance.now();
+    await agents.cancelRun(runId, 'bench');
+    clientMs.push(performance.now() - requested);
+    const aborted = await waitFor(() => scan.abortedAt, 'the scan to see its signal abort');
+    toolMs.push(aborted - requested);
+    await agents.result(runId);
+  }
+  return { toolMs, clientMs };
 }
 
 /** Cancels of a model call waiting for its reply, through `agents`: cancel request → the HTTP request closed. */
@@ -113,7 +132,7 @@ async function cancelModelCalls(env: BenchEnv, agents: AgentClient, cancels: num
     const goal = `Answer after 30000 ms (cancel ${i}, ${modelCall}, ${agents === env.agents ? 'store' : 'plain'}).`;
     const { runId } = await agents.startRun({ goal, model: SLOW_MODEL, workspace: env.workspace, modelCall });
     const request = await waitFor(() => env.scripted.requests.find((r) => r.scenario === SLOW_MODEL.slice('scripted:'.length) && r.messages.some((m) => m.content === goal)), 'the model request');
-    await sleep(cancelModelAfter(i));
+    await sleep(cancelAfter(i));
     const requested = Date.now();
     await agents.cancelRun(runId, 'bench');
     // The server records how long the request had been open when its connection closed.

@@ -1,4 +1,4 @@
-/** For tests and benchmarks: wraps the real scan_files tool to record, per call, when it ran, its last progress label and when its signal aborted. */
+/** For tests and benchmarks: wraps the real scan_files tool to record, per call, when it ran, its last progress label, and when and why its signal aborted. */
 import type { EffectLedger } from '../../store/store.ts';
 import type { Tool } from '../../tools/define-tool.ts';
 import { implementTool } from '../../tools/define-tool.ts';
@@ -9,6 +9,8 @@ export interface ScanObservation {
   startedAt: number;
   endedAt?: number;
   abortedAt?: number;
+  /** The abort's reason: the run's cancel as announced in the store, or Temporal's cancellation of the activity. */
+  abortReason?: string;
   lastLabel?: string;
 }
 
@@ -20,7 +22,10 @@ export function observedTools(observations: Map<string, ScanObservation>, option
         : (implementTool(scanFiles, async (args, ctx) => {
             const seen: ScanObservation = { startedAt: performance.now() };
             observations.set(`${ctx.runId}:${ctx.callKey}`, seen);
-            ctx.signal.addEventListener('abort', () => (seen.abortedAt = performance.now()));
+            ctx.signal.addEventListener('abort', () => {
+              seen.abortedAt = performance.now();
+              seen.abortReason = ctx.signal.reason instanceof Error ? ctx.signal.reason.message : String(ctx.signal.reason);
+            });
             const never = new AbortController().signal;
             try {
               return await scanFiles.run(args, {

@@ -1,0 +1,80 @@
+/**
+ * A regular activity's heartbeats (a tool's, a model call's), and how it hears that its run was cancelled.
+ *
+ * Temporal tells an activity of a cancel only in the answer to a heartbeat. Beating 20 times a second got a
+ * cancel there within 100 ms, at 20 RPCs a second for every running tool and waiting model call: each a
+ * write on the Temporal server, and a billed action on Temporal Cloud. So an activity beats once a second,
+ * enough for the 5 s heartbeat timeout (how a dead worker's activity moves on), and listens for the cancel
+ * where `AgentClient.cancelRun` announces it: the run's event stream, right after Temporal has it. Once it
+ * is announced, the work stops at once (`signal`) and the activity beats every 50 ms until Temporal's own
+ * cancellation arrives, then ends cancelled as it always did: the workflow sees nothing new.
+ *
+ * A cancel only Temporal knows of (from a client without the store, Temporal's CLI or Web UI, the run's
+ * wall-time timer, a parent run's cancel reaching its research child) comes with a heartbeat: within a second.
+ */
+import type { Context } from '@temporalio/activity';
+import type { AgentStore, Unsubscribe } from '../src/store/store.ts';
+import { onCancelAnnounced } from './cancel-announcement.ts';
+
+export const HEARTBEAT_EVERY_MS = 1000;
+/** Once the run's cancel is announced: how often the activity asks Temporal for it. */
+const CANCELLING_HEARTBEAT_EVERY_MS = 50;
+/** How long an activity stopped by an announced cancel waits for Temporal's before it gives up on it. */
+export const TEMPORAL_CANCEL_WITHIN_MS = 10_000;
+
+export class ActivityHeartbeats {
+  /** What the next heartbeat carries (a tool's latest progress label). */
+  details: unknown;
+  /** Aborts when Temporal cancels the activity or the run's cancel is announced, whichever comes first. */
+  readonly signal: AbortSignal;
+  private readonly ctx: Context;
+  private readonly announced = new AbortController();
+  private timer: ReturnType<typeof setInterval>;
+  private unsubscribe: Unsubscribe = () => {};
+
+  private constructor(ctx: Context) {
+    this.ctx = ctx;
+    this.signal = AbortSignal.any([ctx.cancellationSignal, this.announced.signal]);
+    this.timer = setInterval(() => this.beat(), HEARTBEAT_EVERY_MS);
+  }
+
+  /** Starts beating, and listening for the run's cancel in `store`; `close` it when the activity ends. */
+  static async start(ctx: Context, store: Pick<AgentStore, 'subscribe'>, runId: string): Promise<ActivityHeartbeats> {
+    const heartbeats = new ActivityHeartbeats(ctx);
+    heartbeats.unsubscribe = await onCancelAnnounced(store, runId, (reason) => heartbeats.cancelAnnounced(reason));
+    return heartbeats;
+  }
+
+  /**
+   * For work stopped by `signal`: resolves true once Temporal has cancelled the activity (the activity then
+   * ends cancelled), false if it has not within TEMPORAL_CANCEL_WITHIN_MS (an announcement Temporal never
+   * followed: the activity must end some other way).
+   */
+  async temporalCancelled(): Promise<boolean> {
+    const temporal = this.ctx.cancellationSignal;
+    if (!temporal.aborted) {
+      await new Promise<void>((resolve) => {
+        const giveUp = setTimeout(resolve, TEMPORAL_CANCEL_WITHIN_MS);
+        temporal.addEventListener('abort', () => (clearTimeout(giveUp), resolve()), { once: true });
+      });
+    }
+    return temporal.aborted;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.unsubscribe();
+  }
+
+  private cancelAnnounced(reason: string): void {
+    if (this.signal.aborted) return;
+    this.announced.abort(new Error(`the run was cancelled: ${reason}`));
+    clearInterval(this.timer);
+    this.beat();
+    this.timer = setInterval(() => this.beat(), CANCELLING_HEARTBEAT_EVERY_MS);
+  }
+
+  private beat(): void {
+    this.ctx.heartbeat(this.details);
+  }
+}
