@@ -10,10 +10,11 @@
  * cancellation arrives, then ends cancelled as it always did: the workflow sees nothing new.
  *
  * A cancel only Temporal knows of (from a client without the store, Temporal's CLI or Web UI, the run's
- * wall-time timer, a parent run's cancel reaching its research child) comes with a heartbeat: within a second.
+ * wall-time timer) comes with a heartbeat: within a second.
  */
 import type { Context } from '@temporalio/activity';
 import type { AgentStore, Unsubscribe } from '../src/store/store.ts';
+import { runAndAncestors } from '../src/wire/run-ids.ts';
 import { onCancelAnnounced } from './cancel-announcement.ts';
 
 export const HEARTBEAT_EVERY_MS = 1000;
@@ -38,10 +39,14 @@ export class ActivityHeartbeats {
     this.timer = setInterval(() => this.beat(), HEARTBEAT_EVERY_MS);
   }
 
-  /** Starts beating, and listening for the run's cancel in `store`; `close` it when the activity ends. */
+  /**
+   * Starts beating, and listening in `store` for the cancel of the run or of a run it is a research child
+   * of (a parent's cancel cancels its children); `close` it when the activity ends.
+   */
   static async start(ctx: Context, store: Pick<AgentStore, 'subscribe'>, runId: string): Promise<ActivityHeartbeats> {
     const heartbeats = new ActivityHeartbeats(ctx);
-    heartbeats.unsubscribe = await onCancelAnnounced(store, runId, (reason) => heartbeats.cancelAnnounced(reason));
+    const listening = await Promise.all(runAndAncestors(runId).map((id) => onCancelAnnounced(store, id, (reason) => heartbeats.cancelAnnounced(reason))));
+    heartbeats.unsubscribe = () => listening.forEach((unsubscribe) => unsubscribe());
     return heartbeats;
   }
 

@@ -10,6 +10,7 @@ import { toolRetry } from '../workflows/activity-options.ts';
 import { checkLimits } from '../workflows/limits.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { parseToolCall } from '../workflows/tool-calls.ts';
+import { researchChildRunId, runAndAncestors } from '../src/wire/run-ids.ts';
 
 test('limits are checked in the order wall time, turns, cost', () => {
   const limits = { ...DEFAULT_LIMITS, maxTurns: 3, maxBudgetUsd: 0.01, maxWallMs: 1000 };
@@ -62,4 +63,11 @@ test('the production worker commands run with the worker Node.js flags', () => {
   assert.equal(pkg.scripts.agent, `node ${WORKER_NODE_ARGS.join(' ')} src/cli/cli.ts`);
   const cmd = /^CMD (.*)$/m.exec(readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8'))?.[1];
   assert.deepEqual(JSON.parse(cmd ?? 'null'), ['node', ...WORKER_NODE_ARGS, 'src/cli/cli.ts', 'worker']);
+});
+
+test("a research child's run id names its parent, so a parent's cancel announcement reaches the child's activities", () => {
+  const child = researchChildRunId('run-1', 't2.1');
+  assert.equal(child, 'run-1:research:t2.1');
+  assert.deepEqual(runAndAncestors(researchChildRunId(child, 't1.1')), ['run-1', 'run-1:research:t2.1', 'run-1:research:t2.1:research:t1.1']);
+  assert.deepEqual(runAndAncestors('run-2'), ['run-2']);
 });

@@ -12,6 +12,7 @@ import { RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
 import { toolErrorText } from '../src/wire/failures.ts';
 import type { ToolStep } from './tool-step.ts';
 import type { ChildRunSummary, ToolOutcome } from '../src/wire/types.ts';
+import { researchChildRunId } from '../src/wire/run-ids.ts';
 
 /** Research sub-agent limits when the run sets none (SPEC §8). */
 const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };
@@ -22,7 +23,7 @@ export async function runResearch({ run, input, limits, offered }: Pick<ToolStep
   const budgetLeft = limits.maxBudgetUsd - state.totalCostUsd;
   const maxBudgetUsd = Math.min(input.research?.maxBudgetUsd ?? RESEARCH_DEFAULTS.maxBudgetUsd, budgetLeft);
   if (maxBudgetUsd <= 0) return { ok: false, content: toolErrorText('no budget is left for research in this run'), ms: 0 };
-  const child: ChildRunSummary = { runId: `${run.runId}:research:${runKey}`, callKey, question, status: 'running', turns: 0, costUsd: 0 };
+  const child: ChildRunSummary = { runId: researchChildRunId(run.runId, runKey), callKey, question, status: 'running', turns: 0, costUsd: 0 };
   state.children.push(child);
   run.touch();
   const result = await wf.executeChild<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
