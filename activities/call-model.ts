@@ -14,7 +14,7 @@ import { ModelDeltas } from './model-deltas.ts';
 import { storeFailure } from './store-failures.ts';
 import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
 import { modelContextQuery } from '../src/wire/messages.ts';
-import { ActivityHeartbeats, TEMPORAL_CANCEL_WITHIN_MS } from './heartbeats.ts';
+import { ActivityHeartbeats } from './heartbeats.ts';
 import { LocalCallInterruptions } from './local-call-interruptions.ts';
 import type { Client } from '@temporalio/client';
 
@@ -97,7 +97,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}) };
     } catch (error) {
       // Stopped by the announced cancel: the activity ends cancelled once Temporal cancels it too.
-      if (heartbeats?.signal.aborted && !(await heartbeats.temporalCancelled())) throw cancelNeverCame();
+      if (heartbeats?.signal.aborted) await heartbeats.untilTemporalCancels('The model call');
       throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || toActivityFailure(error, ctx.cancellationSignal);
     } finally {
       interruptions?.close();
@@ -105,14 +105,6 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       await deltas.close();
     }
   };
-}
-
-/** The run's cancel was announced but Temporal did not cancel the call: the workflow waits for the cancel (`model-call.ts`). */
-function cancelNeverCame(): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(
-    `The model call stopped for the run's cancel announced in the store, but Temporal did not cancel it within ${TEMPORAL_CANCEL_WITHIN_MS / 1000} s.`,
-    FailureType.runCancelRequested,
-  );
 }
 
 async function cancelRequested(client: Client, runId: string): Promise<boolean> {

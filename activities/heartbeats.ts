@@ -13,15 +13,17 @@
  * wall-time timer) comes with a heartbeat: within a second.
  */
 import type { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { AgentStore, Unsubscribe } from '../src/store/store.ts';
 import { runAndAncestors } from '../src/wire/run-ids.ts';
+import { FailureType } from '../src/wire/failures.ts';
 import { onCancelAnnounced } from './cancel-announcement.ts';
 
 export const HEARTBEAT_EVERY_MS = 1000;
 /** Once the run's cancel is announced: how often the activity asks Temporal for it. */
 const CANCELLING_HEARTBEAT_EVERY_MS = 50;
 /** How long an activity stopped by an announced cancel waits for Temporal's before it gives up on it. */
-export const TEMPORAL_CANCEL_WITHIN_MS = 10_000;
+const TEMPORAL_CANCEL_WITHIN_MS = 10_000;
 
 export class ActivityHeartbeats {
   /** What the next heartbeat carries (a tool's latest progress label). */
@@ -51,11 +53,12 @@ export class ActivityHeartbeats {
   }
 
   /**
-   * For work stopped by `signal`: resolves true once Temporal has cancelled the activity (the activity then
-   * ends cancelled), false if it has not within TEMPORAL_CANCEL_WITHIN_MS (an announcement Temporal never
-   * followed: the activity must end some other way).
+   * For work `signal` stopped: resolves once Temporal has cancelled the activity, which then ends cancelled as
+   * usual. If Temporal has not within TEMPORAL_CANCEL_WITHIN_MS (an announcement it never followed), throws a
+   * non-retryable `RunCancelRequested` failure: the tool's result is an error for the model, and a model
+   * call's is waited on by the workflow (`model-call.ts`).
    */
-  async temporalCancelled(): Promise<boolean> {
+  async untilTemporalCancels(what: string): Promise<void> {
     const temporal = this.ctx.cancellationSignal;
     if (!temporal.aborted) {
       await new Promise<void>((resolve) => {
@@ -63,7 +66,11 @@ export class ActivityHeartbeats {
         temporal.addEventListener('abort', () => (clearTimeout(giveUp), resolve()), { once: true });
       });
     }
-    return temporal.aborted;
+    if (temporal.aborted) return;
+    throw ApplicationFailure.nonRetryable(
+      `${what} stopped for the run's cancel announced in the store, but Temporal did not cancel it within ${TEMPORAL_CANCEL_WITHIN_MS / 1000} s.`,
+      FailureType.runCancelRequested,
+    );
   }
 
   close(): void {

@@ -11,7 +11,7 @@ import { truncateForModel } from '../src/wire/payload-bounds.ts';
 import type { ToolOutcome } from '../src/wire/types.ts';
 import type { ToolReplay } from '../src/wire/replay.ts';
 import type { AgentStore } from '../src/store/store.ts';
-import { ActivityHeartbeats, TEMPORAL_CANCEL_WITHIN_MS } from './heartbeats.ts';
+import { ActivityHeartbeats } from './heartbeats.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 import { isStoreError, storeFailure } from './store-failures.ts';
 
@@ -106,7 +106,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
     } catch (error) {
       if (signal.aborted) {
         // Stopped by the announced cancel: the activity ends cancelled once Temporal cancels it too.
-        if (heartbeats && !(await heartbeats.temporalCancelled())) throw cancelNeverCame(tool.name);
+        await heartbeats?.untilTemporalCancels(`Tool ${tool.name}`);
         throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
       }
       if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, FailureType.toolRetryable);
@@ -120,12 +120,4 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
       progress.close();
     }
   };
-}
-
-/** The run's cancel was announced but Temporal did not cancel the tool: the tool stopped, and the model is told. */
-function cancelNeverCame(toolName: string): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(
-    `Tool ${toolName} stopped for the run's cancel announced in the store, but Temporal did not cancel it within ${TEMPORAL_CANCEL_WITHIN_MS / 1000} s.`,
-    FailureType.runCancelRequested,
-  );
 }
