@@ -67,8 +67,9 @@ export interface AgentClientOptions {
   /** Workspaces a run may name (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). Workers check again. */
   workspaceRoots?: readonly string[];
   /**
-   * The workers' store: `cancelRun` announces each cancel on the run's event stream, so a model call made
-   * as a local activity (`modelCall: 'local'`) stops at once (without it: within a second, when it next asks Temporal).
+   * The workers' store: `cancelRun` announces each cancel on the run's event stream, so the run's running
+   * tools and model calls stop at once (without it: within a second, with their next heartbeat, or when a
+   * local model call next asks Temporal).
    */
   store?: Pick<AgentStore, 'appendEvent'>;
 }
@@ -233,8 +234,8 @@ export class AgentClient {
       throw error;
     }
     await handle.cancel();
-    // After Temporal has it: a local model call that stops on this finds the cancel waiting for its workflow.
-    // Best effort: the cancel stands without it, and a local model call asks Temporal every second anyway.
+    // After Temporal has it: an activity that stops on this finds the cancel on its way (activities/heartbeats.ts).
+    // Best effort: the cancel stands without it, and reaches activities with their next heartbeat anyway.
     const announced: CancelRequestedEvent = { type: 'cancel_requested', reason };
     await this.store?.appendEvent(runId, announced).catch(() => {});
   }

@@ -71,7 +71,7 @@ export const runInputSchema = z
     toolErrorsAreFatal: z.boolean().optional(),
     /** Absolute directory the file tools are confined to; defaults to the worker's workspace. */
     workspace: z.string().refine((p) => p.startsWith('/'), 'workspace must be an absolute path').optional(),
-    /** Stream the model's reply (heartbeats while it arrives). Default true. */
+    /** Stream the model's reply (its text reaches the run's event stream as it arrives). Default true. */
     stream: z.boolean().optional(),
     /**
      * How the model is called. `activity` (default): an activity like any other, so the run answers
