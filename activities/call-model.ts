@@ -80,7 +80,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       ...(tools.length ? { tools } : {}),
     };
     // A local activity sends no heartbeats (Temporal cannot reach it while it holds its workflow's task): it
-    // stops by itself on the run's cancel or deadline. A regular one beats, and stops on an announced cancel.
+    // stops by itself on the run's cancel or deadline. A regular one beats, and stops on an announced stop.
     const local = ctx.info.isLocal;
     const interruptions = local
       ? await LocalCallInterruptions.listen({ store, cancelRequested: () => cancelRequested(client, input.runId), runId: input.runId, wallDeadlineMs: input.wallDeadlineMs })
@@ -96,7 +96,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       checkReplySize(reply.message);
       return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}) };
     } catch (error) {
-      // Stopped by the announced cancel: the activity ends cancelled once Temporal cancels it too.
+      // Stopped by the announced stop: the activity ends cancelled once Temporal cancels it too.
       if (heartbeats?.signal.aborted) await heartbeats.untilTemporalCancels('The model call');
       throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || toActivityFailure(error, ctx.cancellationSignal);
     } finally {

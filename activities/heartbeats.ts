@@ -1,34 +1,35 @@
 /**
- * A regular activity's heartbeats (a tool's, a model call's), and how it hears that its run was cancelled.
+ * A regular activity's heartbeats (a tool's, a model call's), and how it hears that its run is stopping.
  *
  * Temporal tells an activity of a cancel only in the answer to a heartbeat. Beating 20 times a second got a
  * cancel there within 100 ms, at 20 RPCs a second for every running tool and waiting model call: each a
  * write on the Temporal server, and a billed action on Temporal Cloud. So an activity beats once a second,
- * enough for the 5 s heartbeat timeout (how a dead worker's activity moves on), and listens for the cancel
- * where `AgentClient.cancelRun` announces it: the run's event stream, right after Temporal has it. Once it
- * is announced, the work stops at once (`signal`) and the activity beats every 50 ms until Temporal's own
- * cancellation arrives, then ends cancelled as it always did: the workflow sees nothing new.
+ * enough for the 5 s heartbeat timeout (how a dead worker's activity moves on), and listens on the run's
+ * event stream, where the stop is announced as it is decided (`src/wire/stop-announcement.ts`): by
+ * `AgentClient.cancelRun`, and by the workflow itself for any cancel or its wall time. Once it is announced,
+ * the work stops at once (`signal`) and the activity beats every 50 ms until Temporal's own cancellation
+ * arrives, then ends cancelled as it always did: the workflow sees nothing new.
  *
- * A cancel only Temporal knows of (from a client without the store, Temporal's CLI or Web UI, the run's
- * wall-time timer) comes with a heartbeat: within a second.
+ * Only when the store cannot be reached does the cancel come with a heartbeat alone: within a second.
  */
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AgentStore, Unsubscribe } from '../src/store/store.ts';
 import { runAndAncestors } from '../src/wire/run-ids.ts';
 import { FailureType } from '../src/wire/failures.ts';
-import { onCancelAnnounced } from './cancel-announcement.ts';
+import { onStopAnnounced } from './stop-announcement.ts';
+import { describeStop, type AnnouncedStop } from '../src/wire/stop-announcement.ts';
 
 export const HEARTBEAT_EVERY_MS = 1000;
-/** Once the run's cancel is announced: how often the activity asks Temporal for it. */
+/** Once the run's stop is announced: how often the activity asks Temporal for its cancel. */
 const CANCELLING_HEARTBEAT_EVERY_MS = 50;
-/** How long an activity stopped by an announced cancel waits for Temporal's before it gives up on it. */
+/** How long an activity stopped by an announcement waits for Temporal's cancel before it gives up on it. */
 const TEMPORAL_CANCEL_WITHIN_MS = 10_000;
 
 export class ActivityHeartbeats {
   /** What the next heartbeat carries (a tool's latest progress label). */
   details: unknown;
-  /** Aborts when Temporal cancels the activity or the run's cancel is announced, whichever comes first. */
+  /** Aborts when Temporal cancels the activity or the run's stop is announced, whichever comes first. */
   readonly signal: AbortSignal;
   private readonly ctx: Context;
   private readonly announced = new AbortController();
@@ -42,12 +43,12 @@ export class ActivityHeartbeats {
   }
 
   /**
-   * Starts beating, and listening in `store` for the cancel of the run or of a run it is a research child
-   * of (a parent's cancel cancels its children); `close` it when the activity ends.
+   * Starts beating, and listening in `store` for the stop of the run or of a run it is a research child
+   * of (a parent's stop cancels its children); `close` it when the activity ends.
    */
   static async start(ctx: Context, store: Pick<AgentStore, 'subscribe'>, runId: string): Promise<ActivityHeartbeats> {
     const heartbeats = new ActivityHeartbeats(ctx);
-    const listening = await Promise.all(runAndAncestors(runId).map((id) => onCancelAnnounced(store, id, (reason) => heartbeats.cancelAnnounced(reason))));
+    const listening = await Promise.all(runAndAncestors(runId).map((id) => onStopAnnounced(store, id, (stop) => heartbeats.stopAnnounced(stop))));
     heartbeats.unsubscribe = () => listening.forEach((unsubscribe) => unsubscribe());
     return heartbeats;
   }
@@ -68,7 +69,7 @@ export class ActivityHeartbeats {
     }
     if (temporal.aborted) return;
     throw ApplicationFailure.nonRetryable(
-      `${what} stopped for the run's cancel announced in the store, but Temporal did not cancel it within ${TEMPORAL_CANCEL_WITHIN_MS / 1000} s.`,
+      `${what} stopped for the run's stop announced in the store (${this.signal.reason instanceof Error ? this.signal.reason.message : 'no reason'}), but Temporal did not cancel it within ${TEMPORAL_CANCEL_WITHIN_MS / 1000} s.`,
       FailureType.runCancelRequested,
     );
   }
@@ -78,9 +79,9 @@ export class ActivityHeartbeats {
     this.unsubscribe();
   }
 
-  private cancelAnnounced(reason: string): void {
+  private stopAnnounced(stop: AnnouncedStop): void {
     if (this.signal.aborted) return;
-    this.announced.abort(new Error(`the run was cancelled: ${reason}`));
+    this.announced.abort(new Error(describeStop(stop)));
     clearInterval(this.timer);
     this.beat();
     this.timer = setInterval(() => this.beat(), CANCELLING_HEARTBEAT_EVERY_MS);

@@ -8,9 +8,9 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { AgentStore, Unsubscribe } from '../src/store/store.ts';
 import { FailureType } from '../src/wire/failures.ts';
-import { onCancelAnnounced } from './cancel-announcement.ts';
+import { onStopAnnounced } from './stop-announcement.ts';
+import type { AnnouncedStop } from '../src/wire/stop-announcement.ts';
 
-type Interruption = { kind: 'cancel'; reason: string } | { kind: 'wall_time' };
 
 /** How often a local call asks Temporal whether its run was cancelled: one describe per second per call. */
 const ASK_TEMPORAL_EVERY_MS = 1000;
@@ -26,7 +26,7 @@ export interface InterruptionSources {
 
 export class LocalCallInterruptions {
   private readonly controller = new AbortController();
-  private interruption: Interruption | null = null;
+  private interruption: AnnouncedStop | null = null;
   private unsubscribe: Unsubscribe = () => {};
   private deadline: ReturnType<typeof setTimeout> | undefined;
   private asking: ReturnType<typeof setInterval> | undefined;
@@ -47,7 +47,7 @@ export class LocalCallInterruptions {
     // Not at once: a describe contends with the run's own workflow task on the server (a plan run took 10 ms
     // longer with one per call), and most calls end within the first second.
     interruptions.asking = setInterval(askTemporal, ASK_TEMPORAL_EVERY_MS);
-    interruptions.unsubscribe = await onCancelAnnounced(store, runId, (reason) => interruptions.interrupt({ kind: 'cancel', reason }));
+    interruptions.unsubscribe = await onStopAnnounced(store, runId, (stop) => interruptions.interrupt(stop));
     return interruptions;
   }
 
@@ -77,7 +77,7 @@ export class LocalCallInterruptions {
     this.unsubscribe();
   }
 
-  private interrupt(what: Interruption): void {
+  private interrupt(what: AnnouncedStop): void {
     if (this.interruption) return;
     this.interruption = what;
     this.controller.abort(what.kind);

@@ -105,7 +105,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
       return { ok: true, content: truncateForModel(content, tool.maxOutputChars, kept), ms: ms(), kept };
     } catch (error) {
       if (signal.aborted) {
-        // Stopped by the announced cancel: the activity ends cancelled once Temporal cancels it too.
+        // Stopped by Temporal's cancel or the announced stop: the activity ends cancelled once Temporal cancels it too.
         await heartbeats?.untilTemporalCancels(`Tool ${tool.name}`);
         throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
       }

@@ -10,6 +10,8 @@ import { contractsByName } from '../src/tools/contracts.ts';
 import { activities, eventId, eventMs, eventTypes, payloadJson } from './helpers/histories.ts';
 import { offeredTools } from './helpers/model-proxy.ts';
 import type { RunInput } from '../src/wire/run-input.ts';
+import type { TraceLine } from '../src/wire/trace-events.ts';
+import type { AgentStore } from '../src/store/store.ts';
 
 const GOAL = 'Scan the workspace.';
 const scans = new Map<string, ScanObservation>();
@@ -66,7 +68,7 @@ describe('slow-scan', () => {
     assert.equal(scheduled, 2, 'one model call and one scan were ever scheduled');
   });
 
-  test('a cancel from a client without the store reaches the tool with a heartbeat, and the run ends the same', async () => {
+  test('a cancel from a client without the store: the workflow announces it, the tool stops on that, and the run ends the same', async () => {
     const plain = new AgentClient(h.temporal, { taskQueue: h.taskQueue, workspaceRoots: [h.dataDir] });
     const { runId } = await plain.startRun({ goal: GOAL, model: scenario('scan-then-list.ts'), workspace: h.workspace });
     const scan = await eventually(() => scans.get(`${runId}:t1.1`), 'the scan to start');
@@ -76,10 +78,25 @@ describe('slow-scan', () => {
     assert.equal(result.status, 'interrupted');
     assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'stopped from a plain client' });
     assert.ok(scan.endedAt !== undefined && scan.abortedAt !== undefined, "the tool's signal aborted and it returned");
-    assert.doesNotMatch(scan.abortReason ?? '', /the run was cancelled/, "Temporal's cancellation, not an announcement: nothing was announced");
-    assert.ok(!(await h.store.readEvents(runId)).some((e) => (e.event as { type: string }).type === 'cancel_requested'));
+    assert.equal(scan.abortReason, 'the run was cancelled: stopped from a plain client', "the workflow's announcement, before Temporal told the activity");
+    const events = (await h.store.readEvents(runId)).map((e) => e.event as TraceLine | { type: 'cancel_requested' });
+    assert.ok(!events.some((e) => e.type === 'cancel_requested'), 'the client announced nothing');
+    const stopping = events.filter((e) => e.type === 'stopping');
+    assert.deepEqual(stopping.map((e) => (e.reason === 'cancelled' ? [e.reason, e.why] : [e.reason])), [['cancelled', 'stopped from a plain client']]);
+    assert.equal(events.at(-1)?.type, 'run_stopped');
     const scanActivity = activities(await h.temporal.workflow.getHandle(runId).fetchHistory(), 'runTool')[0];
     assert.equal(scanActivity?.closedAs, 'Canceled', 'the activity ended cancelled');
+  });
+
+  test("the run's wall time: the workflow announces the stop, and the tool stops on that", async () => {
+    const result = await h.run({ goal: `${GOAL} (wall time)`, model: scenario('scan-then-list.ts'), limits: { maxWallMs: 1500 } });
+    assert.equal(result.status, 'budget_exceeded');
+    assert.deepEqual(result.interruption, { type: 'max_time' });
+    const scan = scans.get(`${result.runId}:t1.1`)!;
+    assert.ok(scan.endedAt !== undefined && scan.abortedAt !== undefined, "the tool's signal aborted and it returned");
+    assert.equal(scan.abortReason, "the run's wall time ran out", "the workflow's announcement, before Temporal told the activity");
+    const types = (await h.trace(result.runId)).map((l) => l.type);
+    assert.deepEqual(types.slice(-2), ['stopping', 'run_stopped']);
   });
 
   test('cancelling a run that waits for approval ends it interrupted', async () => {
@@ -222,6 +239,30 @@ async function childInput(childId: string): Promise<RunInput> {
   const history = await h.temporal.workflow.getHandle(childId).fetchHistory();
   return payloadJson(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]) as RunInput;
 }
+
+test("with the store's stream out of the worker's reach, a cancel reaches the tool with its next heartbeat", async () => {
+  const observed = new Map<string, ScanObservation>();
+  // Every subscribe fails, as in an outage of the store's notifications: no announcement can reach an activity.
+  const streamOutOfReach = (store: AgentStore): AgentStore =>
+    Object.assign(Object.create(store) as AgentStore, { subscribe: () => Promise.reject(new Error('the store cannot be reached')) });
+  const s = await startHarness('no-stream', { tools: observedTools(observed), workerStore: streamOutOfReach });
+  try {
+    const { runId } = await s.agents.startRun({ goal: GOAL, model: scenario('scan-then-list.ts'), workspace: s.workspace });
+    const scan = await eventually(() => observed.get(`${runId}:t1.1`), 'the scan to start');
+    await eventually(() => /^scanned \d+ of 1200 files$/.test(scan.lastLabel ?? ''), 'the scan to report progress');
+    await s.agents.cancelRun(runId, 'stop now');
+    const result = await s.agents.result(runId);
+    assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'stop now' });
+    assert.ok(scan.endedAt !== undefined && scan.abortedAt !== undefined, "the tool's signal aborted and it returned");
+    assert.doesNotMatch(scan.abortReason ?? '', /the run was cancelled/, "Temporal's cancellation: no announcement reached the activity");
+    assert.doesNotMatch(scan.lastLabel ?? '', /1200 of 1200/, 'the scan stopped before the end');
+    const [activity] = activities(await s.temporal.workflow.getHandle(runId).fetchHistory(), 'runTool');
+    assert.equal(activity?.closedAs, 'Canceled', 'the activity ended cancelled');
+    await s.replayAll();
+  } finally {
+    await s.close();
+  }
+});
 
 test('a tool that ignores its signal is abandoned after a grace period and the run still ends', async () => {
   const stubborn = new Map<string, ScanObservation>();

@@ -72,7 +72,8 @@ const CLAIMS: [phrase: string, tests: [file: string, name: string][]][] = [
   ['tools see `ctx.signal` abort', [['cancellation', 'cancelled mid-scan: interrupted with the reason, the tool saw its signal abort, nothing ran after']]],
   ['and no further activity starts', [['cancellation', 'cancelled mid-scan: interrupted with the reason, the tool saw its signal abort, nothing ran after']]],
   ['a running tool or model call hears it there and stops at once', [['cancellation', 'cancelled mid-scan: interrupted with the reason, the tool saw its signal abort, nothing ran after']]],
-  ['arrives with the next heartbeat', [['cancellation', 'a cancel from a client without the store reaches the tool with a heartbeat, and the run ends the same']]],
+  ['the activities stop on that line one workflow task later', [['cancellation', 'a cancel from a client without the store: the workflow announces it, the tool stops on that, and the run ends the same'], ['cancellation', "the run's wall time: the workflow announces the stop, and the tool stops on that"]]],
+  ['arrive with the next heartbeat alone', [['cancellation', "with the store's stream out of the worker's reach, a cancel reaches the tool with its next heartbeat"]]],
   ["A tool that ignores its signal is abandoned 2 s after Temporal's cancel", [['cancellation', 'a tool that ignores its signal is abandoned after a grace period and the run still ends']]],
   ['it shows in `state.progress` and as `tool_progress` in the trace', [['cancellation', 'without a cancel it completes, and progress labels show in the state query while it runs']]],
   // Research sub-agents

@@ -21,7 +21,7 @@ import { modelCall } from './model-call.ts';
 import { addMcpTools, offerMcpTools } from './mcp-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
 import { priceOf, type Price } from '../src/wire/pricing.ts';
-import { isStop, stopForError, type Stop } from './stop.ts';
+import { isStop, stopForError, stoppingLine, type Stop } from './stop.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
 import type { RunResult } from '../src/wire/types.ts';
 import type { CarriedState } from './carried-state.ts';
@@ -63,6 +63,9 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
       loopScope.cancel();
     });
   }
+  // The work in flight is being cancelled: the trace says so first, and the run's activities stop on that
+  // line in milliseconds (`activities/heartbeats.ts`); Temporal's cancel reaches them with their next heartbeat.
+  loopScope.cancelRequested.catch(() => run.emit(stoppingLine({ wallTimeUp, cancelReason: run.cancelReason })));
   try {
     return run.finish(
       await loopScope.run(async () => {

@@ -5,7 +5,7 @@
  *   (the timer would say the same, but only once the server has it: later, by the call's length);
  * - a cancel reaches the call through the store (`AgentClient.cancelRun` announces it there once Temporal
  *   has it) or by the call asking Temporal: the call stops, and the loop waits here for the cancel itself.
- * A call made as an activity ends cancelled as usual; only if it stopped for a cancel announced in the store
+ * A call made as an activity ends cancelled as usual; only if it stopped for a stop announced in the store
  * that Temporal never followed (`activities/heartbeats.ts`) does it fail as a local call would, and wait here.
  */
 import * as wf from '@temporalio/workflow';

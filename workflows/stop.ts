@@ -5,6 +5,7 @@
  */
 import * as wf from '@temporalio/workflow';
 import { FailureType } from '../src/wire/failures.ts';
+import type { TraceEvent } from '../src/wire/trace-events.ts';
 import type { Interruption, RunStatus, StopReason } from '../src/wire/types.ts';
 
 /** A stop before a final answer: its reason is the interruption's type. */
@@ -44,19 +45,34 @@ export function isStop(value: object): value is Stop {
   return 'reason' in value;
 }
 
+/** What cancelled the loop's work: the wall-time timer, or the run's cancel (with the reason its client gave, if any). */
+interface CancelledBy {
+  wallTimeUp: boolean;
+  cancelReason: string | null;
+}
+
 /**
  * The stop for an error that ended the loop (rethrow ContinueAsNew before asking). Call it from the
  * workflow's own scope: a cancellation there is the run's cancellation, not the wall-time timer's.
  */
-export function stopForError(error: unknown, why: { wallTimeUp: boolean; cancelReason: string | null }): Stop {
+export function stopForError(error: unknown, why: CancelledBy): Stop {
   if (wf.isCancellation(error)) {
-    if (why.wallTimeUp && !wf.CancellationScope.current().consideredCancelled) return interrupted({ type: 'max_time' });
-    return interrupted({ type: 'cancelled', reason: why.cancelReason ?? 'cancelled through Temporal (no reason given)' });
+    const stopping = stoppingLine(why);
+    return stopping.reason === 'max_time' ? interrupted({ type: 'max_time' }) : interrupted({ type: 'cancelled', reason: stopping.why });
   }
   if (failureType(error) === FailureType.workspaceRefused) return { reason: 'workspace_refused', error: failureMessage(error) };
   if (failureType(error) === FailureType.storeIntegrity) return { reason: 'store_integrity', error: failureMessage(error) };
   if (error instanceof wf.ActivityFailure) return { reason: 'model_error', error: failureMessage(error) };
   return { reason: 'workflow_error', error: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * The trace line that says the loop's work in flight is being cancelled, for the reason the stop will
+ * have. Call it from the workflow's own scope, like `stopForError`.
+ */
+export function stoppingLine(why: CancelledBy): Extract<TraceEvent, { type: 'stopping' }> {
+  if (why.wallTimeUp && !wf.CancellationScope.current().consideredCancelled) return { type: 'stopping', reason: 'max_time' };
+  return { type: 'stopping', reason: 'cancelled', why: why.cancelReason ?? 'cancelled through Temporal (no reason given)' };
 }
 
 /** The type of the innermost ApplicationFailure in a failure chain, if any. */

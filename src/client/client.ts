@@ -41,7 +41,7 @@ import { AGENT_COST_USD, AGENT_MODEL, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TU
 import { matchesFilter, MEMO_GOAL_CHARS, needsStateQuery, runListQuery, toRunSummary, type RunFilter, type RunMemo, type RunSummary } from './run-list.ts';
 import { checkWorkspace, workspaceRoots } from '../tools/workspace-roots.ts';
 import type { AgentStore } from '../store/store.ts';
-import type { CancelRequestedEvent } from '../wire/cancel-request.ts';
+import type { CancelRequestedEvent } from '../wire/stop-announcement.ts';
 
 export class RunNotFoundError extends Error {
   override readonly name = 'RunNotFoundError';
@@ -68,8 +68,8 @@ export interface AgentClientOptions {
   workspaceRoots?: readonly string[];
   /**
    * The workers' store: `cancelRun` announces each cancel on the run's event stream, so the run's running
-   * tools and model calls stop at once (without it: within a second, with their next heartbeat, or when a
-   * local model call next asks Temporal).
+   * tools and model calls stop at once. Without it they stop on the workflow's own announcement, one
+   * workflow task later (a model call made as a local activity holds that task: it asks Temporal every second).
    */
   store?: Pick<AgentStore, 'appendEvent'>;
 }
@@ -235,7 +235,7 @@ export class AgentClient {
     }
     await handle.cancel();
     // After Temporal has it: an activity that stops on this finds the cancel on its way (activities/heartbeats.ts).
-    // Best effort: the cancel stands without it, and reaches activities with their next heartbeat anyway.
+    // Best effort: the cancel stands without it, and the workflow announces it too, a task later.
     const announced: CancelRequestedEvent = { type: 'cancel_requested', reason };
     await this.store?.appendEvent(runId, announced).catch(() => {});
   }

@@ -132,7 +132,7 @@ export const runListSchema = z.object({ runs: z.array(runSummarySchema) });
 export const startRunResponse = z.object({ runId: z.string() });
 
 export const traceLineSchema = z
-  .object({ runId: z.string(), seq: z.number(), at: z.string(), type: z.string().describe('turn, tool_start, tool_progress, tool_result, approval_required, approval_decided, run_stopped, …') })
+  .object({ runId: z.string(), seq: z.number(), at: z.string(), type: z.string().describe('turn, tool_start, tool_progress, tool_result, approval_required, approval_decided, stopping, run_stopped, …') })
   .loose()
   .meta({ id: 'TraceLine' });
 export const traceSchema = z.object({ runId: z.string(), lines: z.array(traceLineSchema) });

@@ -21,8 +21,8 @@ export const FailureType = {
   /**
    * A model call made as a local activity heard of the run's cancel (through the store, or by asking
    * Temporal) and stopped; the workflow, whose task the call held, has not seen the cancel yet and waits for
-   * it (`model-call.ts`). Also a model call or tool made as an activity that stopped for a cancel announced
-   * in the store which Temporal did not follow within 10 s (`activities/heartbeats.ts`).
+   * it (`model-call.ts`). Also a model call or tool made as an activity that stopped for a stop announced
+   * in the store which Temporal did not follow with a cancel within 10 s (`activities/heartbeats.ts`).
    */
   runCancelRequested: 'RunCancelRequested',
   /** A model call made as a local activity reached the run's wall-time deadline and stopped (`model-call.ts`). */

@@ -32,6 +32,13 @@ export type TraceEvent =
   | { type: 'claim_warning'; tool: string; object?: string; clause: string; message: string }
   /** The run goes on in a fresh execution (same run id) to keep its history small. */
   | { type: 'continued_as_new'; turns: number; historyEvents: number; historyBytes: number }
+  /**
+   * The run's model call, tools and waits in flight are being cancelled (the run's cancel, or its wall time):
+   * written before Temporal's cancel reaches them, so its activities stop on this line at once
+   * (`stop-announcement.ts`). `run_stopped` follows once they have stopped.
+   */
+  | { type: 'stopping'; reason: 'max_time' }
+  | { type: 'stopping'; reason: 'cancelled'; why: string }
   | { type: 'run_stopped'; status: RunStatus; reason: StopReason | null; turns: number; toolRuns: number; costUsd: number };
 
 export type TraceLine = TraceEvent & {

@@ -75,6 +75,8 @@ export interface HarnessOptions {
   address?: string;
   /** Put a recording proxy between the worker and the scripted model server (`h.model`). */
   modelProxy?: boolean;
+  /** The store as the worker sees it (default: the harness's store), e.g. one whose stream cannot be reached. */
+  workerStore?: (store: AgentStore) => AgentStore;
   /** Worker settings other than the defaults. */
   worker?: Pick<AgentWorkerOptions, 'maxWorkflowTasks'>;
 }
@@ -101,7 +103,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
       connection,
       taskQueue,
       dataDir,
-      store,
+      store: options.workerStore?.(store) ?? store,
       workspace,
       scriptedModel: { baseUrl: model?.baseUrl ?? scripted.baseUrl },
       workspaceRoots: [dataDir],

@@ -2,9 +2,10 @@
  * Cancel latency, from `cancelRun()` being called to (a) the running tool's AbortSignal firing and (b) the
  * model's HTTP request being closed, as seen by the scripted model server. An activity hears the cancel
  * where `cancelRun` announces it, the run's event stream (`activities/heartbeats.ts`); from a client
- * without the store, only in the answer to one of its heartbeats, so both are measured, and the heartbeat
- * cadence too: heartbeat RPCs per running activity per second (Core's own request counter), and the
- * Temporal server's CPU meanwhile. A model call made as a local activity asks Temporal instead.
+ * without the store, where the workflow announces it, one workflow task later; so both are measured, and
+ * the heartbeat cadence too (Temporal's own path, when the store cannot be reached): heartbeat RPCs per
+ * running activity per second (Core's own request counter), and the Temporal server's CPU meanwhile. A
+ * model call made as a local activity holds its workflow's task: without the store it asks Temporal.
  */
 import { AgentClient } from '../../client/client.ts';
 import type { ModelCall } from '../../wire/run-input.ts';
@@ -15,13 +16,13 @@ import { log, serverCpuMs, sleep, SLOW_MODEL, waitFor, type BenchEnv } from './e
 export interface CancelResult {
   /** cancel request → tool signal aborted, ms. */
   toolMs: number[];
-  /** The same, cancelled by a client without the store (heard with a heartbeat). */
+  /** The same, cancelled by a client without the store (the workflow announces it). */
   toolWithoutStoreMs: number[];
   /** How long cancelRun() itself took (its RPCs: the reason signal, then the cancel request), tool runs. */
   clientMs: number[];
   /** cancel request → model HTTP request closed, ms. */
   modelMs: number[];
-  /** The same, cancelled by a client without the store (heard with a heartbeat). */
+  /** The same, cancelled by a client without the store (the workflow announces it). */
   modelWithoutStoreMs: number[];
   /** The same for a model call made as a local activity (the cancel reaches it through the store). */
   localModelMs: number[];
@@ -44,7 +45,7 @@ export interface CancelResult {
 const cancelAfter = (i: number) => 100 + ((i * 137) % 1000);
 
 export async function benchCancel(env: BenchEnv, metrics: CoreMetrics, o: { cancels: number; withoutStore: number }): Promise<CancelResult> {
-  // A client without the store: an activity hears the cancel with a heartbeat, a local call by asking Temporal (every second).
+  // A client without the store: an activity hears the cancel from the workflow, a local call by asking Temporal (every second).
   const plainClient = new AgentClient(env.temporal, { taskQueue: env.taskQueue, workspaceRoots: [env.workspace] });
   const { toolMs, clientMs } = await cancelTools(env, env.agents, o.cancels);
   const toolWithoutStoreMs = (await cancelTools(env, plainClient, o.withoutStore)).toolMs;

@@ -80,9 +80,9 @@ export function renderReport(r: BenchResults): string {
         [
           row('cancel → tool AbortSignal aborted (announced through the store)', c.toolMs),
           row('  of which cancelRun() itself (reason signal, cancel)', c.clientMs),
-          row('  the same, from a client without the store (heard with a heartbeat)', c.toolWithoutStoreMs),
+          row('  the same, from a client without the store (announced by the workflow)', c.toolWithoutStoreMs),
           row('cancel → model HTTP request closed (announced through the store)', c.modelMs),
-          row('  the same, from a client without the store (heard with a heartbeat)', c.modelWithoutStoreMs),
+          row('  the same, from a client without the store (announced by the workflow)', c.modelWithoutStoreMs),
           row('  the same, model call as a local activity (through the store)', c.localModelMs),
           row('  the same, local, from a client without the store (Temporal asked every second)', c.localWithoutStoreMs),
         ],

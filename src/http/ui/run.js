@@ -190,6 +190,9 @@ function render(id, e) {
     case 'cancel_requested':
       row('wait', el('span', { class: 'tag' }, '■ cancelling'), `“${e.reason}”`);
       break;
+    case 'stopping':
+      row('wait', el('span', { class: 'tag' }, '■ stopping'), e.reason === 'max_time' ? 'wall time ran out' : `“${e.why}”`);
+      break;
     case 'continued_as_new':
       row('muted', el('span', { class: 'tag' }, '↻ continued'), `after ${e.turns} turns (${e.historyEvents} history events)`);
       break;
