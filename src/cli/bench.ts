@@ -10,12 +10,9 @@
  *   sse      live events: store → SSE client latency and concurrent clients (its own process)
  *   otel-mcp tracing on vs off per turn, MCP tool call vs built-in (its own process)
  *
- * npm run bench -- [--parked N] [--json file] [--only turns,cancel,…] [--model-call activity,local]
- *                   [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
- * (the last two: the parked runs' worker process with other Temporal worker options / Node.js flags than
- * the production ones, src/worker/node-args.ts)
- * Sizes: BENCH_SEQUENTIAL (100), BENCH_CONCURRENT (50), BENCH_ROUNDS (3), BENCH_CANCELS (40), BENCH_CANCELS_WITHOUT_STORE (10),
- * BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200).
+ * Usage: `npm run bench -- --help` (USAGE below). `--worker-options` and `--worker-node-args`: the parked
+ * runs' worker process with other Temporal worker options / Node.js flags than the production ones
+ * (src/worker/node-args.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -32,46 +29,95 @@ import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-ben
 import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
 
 const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
-const { values: flags } = parseArgs({
-  options: {
-    parked: { type: 'string', default: '200' },
-    json: { type: 'string' },
-    only: { type: 'string', default: SECTIONS.join(',') },
-    'model-call': { type: 'string', default: MODEL_CALLS.join(',') },
-    'worker-options': { type: 'string', default: '{}' },
-    // The production worker's flags unless told otherwise (`--worker-node-args=` for none).
-    'worker-node-args': { type: 'string', default: WORKER_NODE_ARGS.join(' ') },
-  },
-});
+const USAGE = `npm run bench -- [--only ${SECTIONS.join(',')}] [--parked N] [--json file] [--model-call ${MODEL_CALLS.join(',')}]
+                  [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
+Sizes from the environment: BENCH_SEQUENTIAL (100), BENCH_CONCURRENT (50), BENCH_ROUNDS (3), BENCH_CANCELS (40),
+BENCH_CANCELS_WITHOUT_STORE (10), BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200).`;
+
+/** A bad command line: one line saying what is wrong, the usage, exit code 2 (nothing has started yet). */
+function usageError(message: string): never {
+  console.error(`bench: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function parseFlags() {
+  try {
+    return parseArgs({
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        parked: { type: 'string', default: '200' },
+        json: { type: 'string' },
+        only: { type: 'string', default: SECTIONS.join(',') },
+        'model-call': { type: 'string', default: MODEL_CALLS.join(',') },
+        'worker-options': { type: 'string', default: '{}' },
+        // The production worker's flags unless told otherwise (`--worker-node-args=` for none).
+        'worker-node-args': { type: 'string', default: WORKER_NODE_ARGS.join(' ') },
+      },
+    }).values;
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+}
+
+const flags = parseFlags();
+if (flags.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const only = new Set(flags.only.split(','));
 const unknown = [...only].filter((s) => !(SECTIONS as readonly string[]).includes(s));
-if (unknown.length) throw new Error(`--only: unknown section(s) ${unknown.join(', ')}; sections: ${SECTIONS.join(', ')}`);
-const size = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+if (unknown.length) usageError(`--only: unknown section(s) ${unknown.join(', ')}`);
+const modelCalls = flags['model-call'].split(',') as ModelCall[];
+const unknownCall = modelCalls.find((m) => !MODEL_CALLS.includes(m));
+if (unknownCall) usageError(`--model-call: unknown mode ${unknownCall}`);
+const parkedRuns = Number(flags.parked);
+if (!Number.isInteger(parkedRuns) || parkedRuns < 1) usageError(`--parked: ${flags.parked} is not a whole number of runs`);
+const workerOptions = parseWorkerOptions(flags['worker-options']);
+const size = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  return Number.isInteger(value) && value > 0 ? value : usageError(`${name}=${process.env[name]} is not a whole number above 0`);
+};
+// Read before anything starts: a bad size is a usage error, not a failure halfway through.
+const sizes = {
+  sequential: size('BENCH_SEQUENTIAL', 100),
+  concurrent: size('BENCH_CONCURRENT', 50),
+  rounds: size('BENCH_ROUNDS', 3),
+  cancels: size('BENCH_CANCELS', 40),
+  cancelsWithoutStore: size('BENCH_CANCELS_WITHOUT_STORE', 10),
+  storeTurns: size('BENCH_STORE_TURNS', 200),
+};
 const historyTurns = (process.env.BENCH_HISTORY_TURNS ?? '50,100,200,500').split(',').map(Number);
+if (historyTurns.some((n) => !Number.isInteger(n) || n < 1)) usageError(`BENCH_HISTORY_TURNS=${process.env.BENCH_HISTORY_TURNS} is not a list of whole numbers`);
+
+function parseWorkerOptions(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // said below
+  }
+  return usageError(`--worker-options: ${text} is not a JSON object of Temporal worker options`);
+}
 
 const metrics = await installBenchRuntime();
 const env = await openBenchEnv({ bigFiles: only.has('history') ? Math.max(...historyTurns) : 0 });
 const results: BenchResults = { address: env.address };
 try {
   if (only.has('turns')) {
-    const modelCalls = flags['model-call'].split(',') as ModelCall[];
-    const unknownCall = modelCalls.find((m) => !MODEL_CALLS.includes(m));
-    if (unknownCall) throw new Error(`--model-call: unknown mode ${unknownCall}; modes: ${MODEL_CALLS.join(', ')}`);
-    results.turns = await benchTurns(env, { runs: size('BENCH_SEQUENTIAL', 100), concurrent: size('BENCH_CONCURRENT', 50), rounds: size('BENCH_ROUNDS', 3), modelCalls });
+    results.turns = await benchTurns(env, { runs: sizes.sequential, concurrent: sizes.concurrent, rounds: sizes.rounds, modelCalls });
   }
-  if (only.has('cancel')) results.cancel = await benchCancel(env, metrics, { cancels: size('BENCH_CANCELS', 40), withoutStore: size('BENCH_CANCELS_WITHOUT_STORE', 10) });
+  if (only.has('cancel')) results.cancel = await benchCancel(env, metrics, { cancels: sizes.cancels, withoutStore: sizes.cancelsWithoutStore });
   if (only.has('parked')) {
-    const runs = Number(flags.parked);
     results.parked = await benchParked(env, {
-      runs,
-      resumeSamples: Math.min(runs, 100),
+      runs: parkedRuns,
+      resumeSamples: Math.min(parkedRuns, 100),
       settleSeconds: 5,
-      workerOptions: JSON.parse(flags['worker-options']) as Record<string, unknown>,
+      workerOptions,
       nodeArgs: flags['worker-node-args'].split(' ').filter(Boolean),
     });
   }
   if (only.has('history')) results.history = await benchHistory(env, { turns: historyTurns });
-  if (only.has('store')) results.store = await benchStoreCost(env, { turns: size('BENCH_STORE_TURNS', 200) });
+  if (only.has('store')) results.store = await benchStoreCost(env, { turns: sizes.storeTurns });
 } finally {
   await env.close();
 }
