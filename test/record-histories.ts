@@ -33,7 +33,7 @@ try {
   await run('budget', { goal, model: 'scripted:runaway', limits: { maxBudgetUsd: 0.004 } });
   await run('no-progress', { goal, model: 'scripted:runaway' });
   await run('wall-time', { goal, model: scenario('slow.ts'), limits: { maxWallMs: 500 } });
-  await run('max-tool-calls', { goal, model: scenario('many-writes.ts'), limits: { maxToolCalls: 3 }, policy: { mediumQuota: 100 } });
+  await run('max-tool-calls', { goal, model: 'scripted:many-writes', limits: { maxToolCalls: 3 }, policy: { mediumQuota: 100 } });
   // Continue-as-new: every execution of the run is recorded, not only the last.
   await run('continue-as-new', { goal, model: 'scripted:runaway', limits: { maxTurns: 6, ...NO_REPETITION_STOPS }, continueAsNewEveryTurns: 2 });
   // Research children: the child's own history is recorded next to its parent's.

@@ -19,7 +19,7 @@ after(async () => {
 const GOAL = 'Look around the workspace.';
 
 test('maxToolCalls: checked before each tool run → budget_exceeded, max_tool_calls', async () => {
-  const result = await h.run({ goal: GOAL, model: scenario('many-writes.ts'), limits: { maxToolCalls: 3 }, policy: { mediumQuota: 100 } });
+  const result = await h.run({ goal: GOAL, model: 'scripted:many-writes', limits: { maxToolCalls: 3 }, policy: { mediumQuota: 100 } });
   assert.equal(result.status, 'budget_exceeded');
   assert.equal(result.reason, 'max_tool_calls');
   assert.equal(result.toolRuns, 3);

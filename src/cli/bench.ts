@@ -7,6 +7,7 @@
  *   parked   worker RSS with N runs waiting for approval, and resume latency after a decision
  *   history  history bytes per turn
  *   store    store cost per turn, SQLite and PostgreSQL
+ *   replay   how fast a recording replays (no model to wait for), with and without a tool activity a turn
  *   sse      live events: store → SSE client latency and concurrent clients (its own process)
  *   otel-mcp tracing on vs off per turn, MCP tool call vs built-in (its own process)
  *
@@ -21,6 +22,7 @@ import { openBenchEnv } from './bench/env.ts';
 import { benchHistory } from './bench/history.ts';
 import { installBenchRuntime } from './bench/metrics.ts';
 import { benchParked } from './bench/parked.ts';
+import { benchReplaySpeed } from './bench/replay-speed.ts';
 import { jsonReport, renderReport, type BenchResults } from './bench/report.ts';
 import { benchStoreCost } from './bench/store-cost.ts';
 import { benchTurns } from './bench/turns.ts';
@@ -28,11 +30,11 @@ import { MODEL_CALLS, type ModelCall } from '../wire/run-input.ts';
 import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
 import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
 
-const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
+const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', 'replay', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
 const USAGE = `npm run bench -- [--only ${SECTIONS.join(',')}] [--parked N] [--json file] [--model-call ${MODEL_CALLS.join(',')}]
                   [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
 Sizes from the environment: BENCH_SEQUENTIAL (100), BENCH_CONCURRENT (50), BENCH_ROUNDS (3), BENCH_CANCELS (40),
-BENCH_CANCELS_WITHOUT_STORE (10), BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200).`;
+BENCH_CANCELS_WITHOUT_STORE (10), BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200), BENCH_REPLAY_TURNS (20).`;
 
 /** A bad command line: one line saying what is wrong, the usage, exit code 2 (nothing has started yet). */
 function usageError(message: string): never {
@@ -85,6 +87,7 @@ const sizes = {
   cancels: size('BENCH_CANCELS', 40),
   cancelsWithoutStore: size('BENCH_CANCELS_WITHOUT_STORE', 10),
   storeTurns: size('BENCH_STORE_TURNS', 200),
+  replayTurns: size('BENCH_REPLAY_TURNS', 20),
 };
 const historyTurns = (process.env.BENCH_HISTORY_TURNS ?? '50,100,200,500').split(',').map(Number);
 if (historyTurns.some((n) => !Number.isInteger(n) || n < 1)) usageError(`BENCH_HISTORY_TURNS=${process.env.BENCH_HISTORY_TURNS} is not a list of whole numbers`);
@@ -118,6 +121,7 @@ try {
   }
   if (only.has('history')) results.history = await benchHistory(env, { turns: historyTurns });
   if (only.has('store')) results.store = await benchStoreCost(env, { turns: sizes.storeTurns });
+  if (only.has('replay')) results.replay = await benchReplaySpeed(env, { turns: sizes.replayTurns });
 } finally {
   await env.close();
 }

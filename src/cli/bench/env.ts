@@ -54,7 +54,8 @@ export async function openBenchEnv(options: { bigFiles: number }): Promise<Bench
   const server = process.env.TEMPORAL_ADDRESS ? null : await startDevServer({ dataDir, port: 37233 + Math.floor(Math.random() * 1000), log });
   const address = process.env.TEMPORAL_ADDRESS ?? server!.address;
   const connection = await NativeConnection.connect({ address });
-  const scripted = await startScriptedModelServer({ scenarioDirs: [path.join(BENCH_DIR, 'scenarios')] });
+  // `recorded:` models come from the replay section's recordings.
+  const scripted = await startScriptedModelServer({ scenarioDirs: [path.join(BENCH_DIR, 'scenarios')], recordingDirs: [path.join(dataDir, 'recordings')] });
   const taskQueue = `bench-${Date.now().toString(36)}`;
   const scans = new Map<string, ScanObservation>();
   const store = await openStore({ dataDir });

@@ -3,6 +3,7 @@ import { median, p95, quantile, table } from '../stats.ts';
 import type { CancelResult } from './cancel.ts';
 import type { HistoryRow } from './history.ts';
 import type { ParkedResult } from './parked.ts';
+import type { ReplaySpeedRow } from './replay-speed.ts';
 import type { StoreCostRow } from './store-cost.ts';
 import type { TurnsResult } from './turns.ts';
 
@@ -13,6 +14,7 @@ export interface BenchResults {
   parked?: ParkedResult;
   history?: HistoryRow[];
   store?: StoreCostRow[];
+  replay?: ReplaySpeedRow[];
 }
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -156,6 +158,16 @@ export function renderReport(r: BenchResults): string {
       table(['store', 'median', 'p95', 'mean', 'note'], rows),
     );
   }
+
+  if (r.replay) {
+    section(
+      'Replay of a recording (no model to wait for: Temporal\'s pace)',
+      table(
+        ['recorded run', 'tools', 'turns', 'wall', 'per turn', 'turns/s'],
+        r.replay.map((x) => [x.what, x.tools, x.turns, `${(x.wallMs / 1000).toFixed(2)} s`, ms(x.wallMs / x.turns), x.turnsPerSecond.toFixed(1)]),
+      ),
+    );
+  }
   return out.join('\n');
 }
 
@@ -200,5 +212,6 @@ export function jsonReport(r: BenchResults): unknown {
     ...(r.parked && { parked: { ...r.parked, approveMs: summary(r.parked.approveMs), resumeToEndMs: summary(r.parked.resumeToEndMs), samples: r.parked } }),
     ...(r.history && { history: r.history }),
     ...(r.store && { store: r.store }),
+    ...(r.replay && { replay: r.replay }),
   };
 }

@@ -3,6 +3,7 @@ import askUser from './ask-user.ts';
 import deleteApproval from './delete-approval.ts';
 import deleteTwice from './delete-twice.ts';
 import falseClaim from './false-claim.ts';
+import manyWrites from './many-writes.ts';
 import mcpCall from './mcp-call.ts';
 import parallel from './parallel.ts';
 import plan from './plan.ts';
@@ -30,4 +31,5 @@ export const builtinScenarios: Readonly<Record<string, Scenario>> = {
   'false-claim': falseClaim,
   'ask-user': askUser,
   'mcp-call': mcpCall,
+  'many-writes': manyWrites,
 };

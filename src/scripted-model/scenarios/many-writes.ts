@@ -1,4 +1,4 @@
-import { call, type Scenario } from '../../src/scripted-model/scenario.ts';
+import { call, type Scenario } from '../scenario.ts';
 
 /** Writes a new file every turn. */
 const manyWrites: Scenario = (turn) => call(`w${turn}`, 'write_file', { path: `draft-${turn}.txt`, content: `draft ${turn}` });
