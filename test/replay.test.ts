@@ -74,6 +74,20 @@ test('the v0.4 set holds continue-as-new steps, research children, a crash retry
   assert.equal(activities(old.history, 'runTool')[0]?.closed, null);
 });
 
+test('from v0.6, an execution records one change marker (and one TemporalChangeVersion upsert), not one per change', () => {
+  const v6 = fixtures.filter((f) => f.set.startsWith('v0.6-'));
+  assert.ok(v6.length > 20);
+  for (const { file, history } of v6) {
+    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
+    assert.deepEqual(markers.map((m) => (payloadJson(m.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]) as { id: string }).id), ['changes-to-v0.6'], file);
+    const upserts = history.events!.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion);
+    assert.equal(upserts.length, 1, file);
+  }
+  // Before, a fresh run recorded one per change.
+  const plan = fixtures.find((f) => f.set.startsWith('v0.5-') && f.name === 'plan')!;
+  assert.equal(plan.history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length, 4);
+});
+
 test('a deliberate incompatible change (a timer before every tool call) is caught by exactly the fixtures that call a tool', { timeout: 300_000 }, async () => {
   // Built once and cached like the worker's bundle (webpack takes seconds).
   const changed = await workflowBundle({ interceptorModules: [path.join(PROJECT_ROOT, 'test', 'fixtures', 'workflow-changes', 'timer-before-tools.ts')] });

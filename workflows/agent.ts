@@ -12,6 +12,7 @@ import * as wf from '@temporalio/workflow';
 import { contractsByName } from '../src/tools/contracts.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
+import { Changes } from './changes.ts';
 import { HumanDecisions } from './decisions.ts';
 import { checkLimits } from './limits.ts';
 import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
@@ -38,15 +39,16 @@ interface Loop extends ToolStep {
 }
 
 export async function agentWorkflow(input: RunInput, carried?: CarriedState): Promise<RunResult> {
+  const changes = new Changes();
   // Runs started before these stops existed keep behaving as they did (their histories must replay).
-  const limits: RunLimits = wf.patched('no-progress-and-policy-stops')
+  const limits: RunLimits = changes.has('no-progress-and-policy-stops')
     ? { ...DEFAULT_LIMITS, ...input.limits }
     : { ...DEFAULT_LIMITS, maxRepeatedCalls: 0, maxStaleTurns: 0, maxPolicyDenials: Number.POSITIVE_INFINITY, ...input.limits };
   // Calls are keyed by the harness, never by the provider's id (providers reuse ids: an approval must not
   // unlock another call). Runs recorded before keyed calls replay with the provider's ids.
-  const keyedCalls = wf.patched('harness-call-keys');
+  const keyedCalls = changes.has('harness-call-keys');
   const offered = offeredTools(input.tools);
-  const run = carried ? LoopState.fromCarried(carried) : LoopState.fresh(input);
+  const run = carried ? LoopState.fromCarried(carried, changes) : LoopState.fresh(input, changes);
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
   const loop: Loop = { input, limits, keyedCalls, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
   // Every handler is set before the first await: a message that came with the start is not lost.
@@ -70,7 +72,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     return run.finish(
       await loopScope.run(async () => {
         // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
-        loop.mcpWithModelCall = await offerMcpTools(offered, input.tools);
+        loop.mcpWithModelCall = await offerMcpTools(offered, input.tools, changes);
         return runLoop(loop);
       }),
     );

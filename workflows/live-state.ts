@@ -8,14 +8,19 @@ import * as wf from '@temporalio/workflow';
 import { AGENT_COST_USD, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TURNS } from '../src/wire/search-attributes.ts';
 import { LIVE_STATE_MEMO } from '../src/wire/messages.ts';
 import type { LiveRunState, RunState } from '../src/wire/types.ts';
+import type { Changes } from './changes.ts';
 
 export class LiveState {
-  /** Whether this run publishes at all (patched: histories from before it must replay unchanged). */
-  private readonly enabled = wf.patched('live-state-memo');
+  /** Whether this run publishes at all (histories from before it must replay unchanged). */
+  private readonly enabled: boolean;
   /** Search attributes only when the run was started with them (they must be registered on the server). */
   private readonly searchable = wf.workflowInfo().typedSearchAttributes.get(AGENT_STATUS) !== undefined;
   private lastMemo = '';
   private lastAttributes = '';
+
+  constructor(changes: Changes) {
+    this.enabled = changes.has('live-state-memo');
+  }
 
   publish(state: RunState): void {
     if (!this.enabled) return;

@@ -9,6 +9,7 @@ import { toolContracts } from '../src/tools/contracts.ts';
 import { canonicalJson } from '../src/wire/canonical-json.ts';
 import { checkClaims, claimSpecsOf } from '../src/claims/claims.ts';
 import { LiveState } from './live-state.ts';
+import type { Changes } from './changes.ts';
 import { FINAL_STATE_MEMO, modelContextQuery, stateQuery, toolProgressSignal, cancelReasonSignal, transcriptQuery } from '../src/wire/messages.ts';
 import { newProgressGuard } from './progress-guard.ts';
 import { costOf, type Price } from '../src/wire/pricing.ts';
@@ -74,7 +75,7 @@ export class LoopState {
   /** OpenTelemetry spans made from the trace events (nothing when the worker does not trace). */
   readonly spans = new RunSpans();
 
-  private constructor(carried: CarriedState) {
+  private constructor(carried: CarriedState, changes: Changes) {
     this.state = carried.state;
     this.startedAtMs = carried.startedAtMs;
     this.transcript = [...carried.unsent];
@@ -93,11 +94,11 @@ export class LoopState {
     // States carried by workers that predate receipts start with an empty one.
     this.state.receipt ??= [];
     this.state.warnings ??= [];
-    this.live = new LiveState();
+    this.live = new LiveState(changes);
   }
 
   /** A new run: its state, and the conversation's first two messages. */
-  static fresh(input: RunInput): LoopState {
+  static fresh(input: RunInput, changes: Changes): LoopState {
     const startedAtMs = Date.now();
     const startedAt = new Date(startedAtMs).toISOString();
     const state: RunState = {
@@ -129,11 +130,11 @@ export class LoopState {
       { role: 'system', content: input.system ?? DEFAULT_SYSTEM_PROMPT },
       { role: 'user', content: input.goal },
     ];
-    return new LoopState({ version: CARRIED_VERSION, state, head: null, unsent, seq: 0, startedAtMs, mediumRuns: 0, readOnlyResults: [] });
+    return new LoopState({ version: CARRIED_VERSION, state, head: null, unsent, seq: 0, startedAtMs, mediumRuns: 0, readOnlyResults: [] }, changes);
   }
 
   /** The state an earlier execution carried over; a version this code does not know ends the run loudly. */
-  static fromCarried(carried: CarriedState): LoopState {
+  static fromCarried(carried: CarriedState, changes: Changes): LoopState {
     const version: unknown = carried.version;
     if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) {
       throw wf.ApplicationFailure.nonRetryable(
@@ -142,7 +143,7 @@ export class LoopState {
         'UnknownCarriedStateVersion',
       );
     }
-    return new LoopState(carried);
+    return new LoopState(carried, changes);
   }
 
   /** What the next execution starts from: references and totals, never the transcript itself. */

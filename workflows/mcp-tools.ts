@@ -15,6 +15,7 @@ import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { contractFromMcpDefinition, isMcpToolName, type McpToolDefinition } from '../src/tools/mcp-contracts.ts';
 import { mcpTools } from './activity-options.ts';
+import type { Changes } from './changes.ts';
 
 /**
  * Adds the worker's MCP tools to what the run offers: all of them when the run names no tools, else the
@@ -22,11 +23,11 @@ import { mcpTools } from './activity-options.ts';
  * before MCP tools existed replay without the activity. Returns true when the first model call is to
  * bring the worker's MCP tools (`withModelCall`).
  */
-export async function offerMcpTools(offered: Map<string, ToolContract>, names: readonly string[] | undefined): Promise<boolean> {
+export async function offerMcpTools(offered: Map<string, ToolContract>, names: readonly string[] | undefined, changes: Changes): Promise<boolean> {
   const wanted = names?.filter(isMcpToolName);
   if (wanted?.length === 0) return false;
-  if (!wanted && wf.patched('mcp-tools-with-model-call')) return true;
-  if (!wf.patched('mcp-tools')) return false;
+  if (!wanted && changes.has('mcp-tools-with-model-call')) return true;
+  if (!changes.has('mcp-tools')) return false;
   const { definitions, down } = await mcpTools();
   const unreadable = addMcpTools(offered, definitions, wanted);
   const missing = wanted?.filter((name) => !offered.has(name)) ?? [];

@@ -1,0 +1,27 @@
+/**
+ * The workflow's changes that histories recorded before them replay without (Temporal patches).
+ *
+ * Each `wf.patched(id)` of a fresh run records a marker in history and makes Temporal upsert the run's
+ * TemporalChangeVersion search attribute: two events and a visibility write per change, in every run. So a
+ * fresh execution records one marker (`ALL_OF_V06`) that stands for every change up to v0.6, and an
+ * execution recorded before it replays through the markers it has, one per change, as it always did.
+ *
+ * A later change gets a marker of its own: add its id to `Change` (not to `UP_TO_V06`, which a v0.6
+ * execution's one marker stands for, and which it lacks).
+ */
+import * as wf from '@temporalio/workflow';
+
+/** What the one marker `ALL_OF_V06` stands for. */
+const UP_TO_V06 = ['no-progress-and-policy-stops', 'harness-call-keys', 'live-state-memo', 'mcp-tools-with-model-call', 'mcp-tools'] as const;
+const ALL_OF_V06 = 'changes-to-v0.6';
+
+export type Change = (typeof UP_TO_V06)[number];
+
+/** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
+export class Changes {
+  private readonly allOfV06 = wf.patched(ALL_OF_V06);
+
+  has(change: Change): boolean {
+    return (this.allOfV06 && UP_TO_V06.includes(change)) || wf.patched(change);
+  }
+}
