@@ -11,7 +11,6 @@ import { FailureType } from '../src/wire/failures.ts';
 import { onStopAnnounced } from './stop-announcement.ts';
 import type { AnnouncedStop } from '../src/wire/stop-announcement.ts';
 
-
 /** How often a local call asks Temporal whether its run was cancelled: one describe per second per call. */
 const ASK_TEMPORAL_EVERY_MS = 1000;
 

@@ -15,6 +15,7 @@ import * as wf from '@temporalio/workflow';
 const UP_TO_V06 = ['no-progress-and-policy-stops', 'harness-call-keys', 'live-state-memo', 'mcp-tools-with-model-call', 'mcp-tools'] as const;
 const ALL_OF_V06 = 'changes-to-v0.6';
 
+/** Every change a history may lack: those up to v0.6, then (`| 'id'`) each later one. */
 export type Change = (typeof UP_TO_V06)[number];
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
@@ -22,6 +23,6 @@ export class Changes {
   private readonly allOfV06 = wf.patched(ALL_OF_V06);
 
   has(change: Change): boolean {
-    return (this.allOfV06 && UP_TO_V06.includes(change)) || wf.patched(change);
+    return (this.allOfV06 && (UP_TO_V06 as readonly string[]).includes(change)) || wf.patched(change);
   }
 }
