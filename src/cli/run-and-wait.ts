@@ -27,10 +27,13 @@ export async function runAndWait(rt: Runtime, input: RunInput): Promise<number> 
 /** Shows, while a run goes on, its progress labels and what it waits for (polling the state query). */
 function watchProgress(rt: Runtime, runId: string, started: number): { stop(): void } {
   let last = '';
+  // A look still under way when the run ends (its query may fail as the run closes) must print nothing after the summary.
+  let stopped = false;
   const timer = setInterval(() => {
     rt.agents
       .getState(runId)
       .then((state) => {
+        if (stopped) return;
         const line =
           state.pending?.kind === 'approval'
             ? `waiting for approval of ${state.pending.toolName} ${JSON.stringify(state.pending.args)}: ${AGENT} approve ${runId}  |  ${AGENT} reject ${runId} --reason "..."`
@@ -44,5 +47,10 @@ function watchProgress(rt: Runtime, runId: string, started: number): { stop(): v
       })
       .catch(() => {});
   }, 300);
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }
