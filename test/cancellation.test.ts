@@ -95,8 +95,10 @@ describe('slow-scan', () => {
     const scan = scans.get(`${result.runId}:t1.1`)!;
     assert.ok(scan.endedAt !== undefined && scan.abortedAt !== undefined, "the tool's signal aborted and it returned");
     assert.equal(scan.abortReason, "the run's wall time ran out", "the workflow's announcement, before Temporal told the activity");
-    const types = (await h.trace(result.runId)).map((l) => l.type);
-    assert.deepEqual(types.slice(-2), ['stopping', 'run_stopped']);
+    // A progress signal the tool sent just before may still land between the two.
+    const trace = await h.trace(result.runId);
+    assert.deepEqual(trace.filter((l) => l.type === 'stopping').map((l) => l.reason), ['max_time']);
+    assert.equal(trace.at(-1)?.type, 'run_stopped');
   });
 
   test('cancelling a run that waits for approval ends it interrupted', async () => {
