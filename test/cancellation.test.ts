@@ -89,7 +89,7 @@ describe('slow-scan', () => {
   });
 
   test("the run's wall time: the workflow announces the stop, and the tool stops on that", async () => {
-    const result = await h.run({ goal: `${GOAL} (wall time)`, model: scenario('scan-then-list.ts'), limits: { maxWallMs: 1500 } });
+    const result = await h.run({ goal: `${GOAL} (wall time)`, model: scenario('scan-then-list.ts'), limits: { maxWallMs: 2000 } });
     assert.equal(result.status, 'budget_exceeded');
     assert.deepEqual(result.interruption, { type: 'max_time' });
     const scan = scans.get(`${result.runId}:t1.1`)!;
