@@ -10,7 +10,7 @@ import { toolRetry } from '../workflows/activity-options.ts';
 import { checkLimits } from '../workflows/limits.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { parseToolCall } from '../workflows/tool-calls.ts';
-import { researchChildRunId, runAndAncestors } from '../src/wire/run-ids.ts';
+import { researchCallKeys, researchChildRunId, runAndAncestors } from '../src/wire/run-ids.ts';
 
 test('limits are checked in the order wall time, turns, cost', () => {
   const limits = { ...DEFAULT_LIMITS, maxTurns: 3, maxBudgetUsd: 0.01, maxWallMs: 1000 };
@@ -70,4 +70,6 @@ test("a research child's run id names its parent, so a parent's cancel announcem
   assert.equal(child, 'run-1:research:t2.1');
   assert.deepEqual(runAndAncestors(researchChildRunId(child, 't1.1')), ['run-1', 'run-1:research:t2.1', 'run-1:research:t2.1:research:t1.1']);
   assert.deepEqual(runAndAncestors('run-2'), ['run-2']);
+  assert.deepEqual(researchCallKeys(researchChildRunId(child, 't1.1')), ['t2.1', 't1.1'], 'a recording finds its nested children by these keys');
+  assert.deepEqual(researchCallKeys('run-2'), []);
 });

@@ -9,6 +9,7 @@ import type { AgentClient } from '../client/client.ts';
 import type { AgentStore } from '../store/store.ts';
 import { contractsByName } from '../tools/contracts.ts';
 import { redactJsonText } from '../wire/redact.ts';
+import { researchCallKeys } from '../wire/run-ids.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import type { ChatMessage, RunResult, ToolCall } from '../wire/types.ts';
 import { readExecutions, type ExecutionFacts } from './history.ts';
@@ -35,7 +36,7 @@ export async function recordRun(deps: RecordDeps, runId: string, depth = 0): Pro
 
   const children: Recording['children'] = [];
   for (const childId of executions.flatMap((e) => e.children)) {
-    const callKey = childId.slice(childId.lastIndexOf(':research:') + ':research:'.length);
+    const callKey = researchCallKeys(childId).at(-1)!;
     if (depth >= MAX_DEPTH) {
       gaps.push(`child ${childId} is nested deeper than ${MAX_DEPTH} levels and was not recorded`);
       continue;

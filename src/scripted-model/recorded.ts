@@ -11,6 +11,7 @@ import path from 'node:path';
 import { firstDifference, type WireMessage } from '../recording/conversation.ts';
 import { parseRecording, recordingTree, type Recording, type RecordedToolResult } from '../recording/schema.ts';
 import { RECORDED_MODEL_PREFIX } from '../wire/replay.ts';
+import { researchCallKeys } from '../wire/run-ids.ts';
 import type { Usage } from '../wire/types.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -94,7 +95,7 @@ export class RecordingPlayer {
   toolResult(request: { model: string; runId: string; callKey: string; toolName: string }): ToolResultAnswer {
     const { file } = parseRecordedModel(request.model);
     let recording: Recording | undefined = this.load(file);
-    for (const key of request.runId.split(':research:').slice(1)) {
+    for (const key of researchCallKeys(request.runId)) {
       recording = recording.children.find((c) => c.callKey === key)?.recording;
       if (!recording) return { found: false, why: `the recording has no research child for call ${key}` };
     }
