@@ -9,7 +9,7 @@ export interface ScanObservation {
   startedAt: number;
   endedAt?: number;
   abortedAt?: number;
-  /** The abort's reason: the run's cancel as announced in the store, or Temporal's cancellation of the activity. */
+  /** The abort's reason: the run's stop as announced in the store (by the client or the workflow), or Temporal's cancellation of the activity. */
   abortReason?: string;
   lastLabel?: string;
 }
