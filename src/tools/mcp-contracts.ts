@@ -6,7 +6,7 @@
  * Sandbox-safe (zod only): the workflow bundle imports this file.
  */
 import { z } from 'zod';
-import { defineToolContract, RISKS, type ToolContract } from './define-tool.ts';
+import { defineToolContract, type RISKS, type ToolContract } from './define-tool.ts';
 
 /** `server__tool`: the server's name, two underscores, the tool's name on that server. */
 export const MCP_NAME_SEPARATOR = '__';
@@ -28,22 +28,6 @@ export interface McpToolDefinition {
   idempotent: boolean;
   redact: string[];
 }
-
-export const mcpToolDefinitionSchema = z
-  .object({
-    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
-    server: z.string().min(1),
-    tool: z.string().min(1),
-    description: z.string(),
-    inputSchema: z.record(z.string(), z.unknown()),
-    readOnly: z.boolean(),
-    risk: z.enum(RISKS),
-    timeoutMs: z.number().int().positive(),
-    maxOutputChars: z.number().int().positive(),
-    idempotent: z.boolean(),
-    redact: z.array(z.string()),
-  })
-  .strict() satisfies z.ZodType<McpToolDefinition>;
 
 export function mcpToolName(server: string, tool: string): string {
   return `${server}${MCP_NAME_SEPARATOR}${tool}`;
