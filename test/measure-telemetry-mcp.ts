@@ -24,7 +24,7 @@ import { median, p95, table } from '../src/cli/stats.ts';
 import { openStore } from '../src/store/open-store.ts';
 import { tracingClientInterceptors } from '../src/telemetry/client.ts';
 import { setupTelemetry } from '../src/telemetry/setup.ts';
-import { startDevServer } from '../src/temporal/temporal-server.ts';
+import { freeDevServerPort, startDevServer } from '../src/temporal/temporal-server.ts';
 import { createAgentWorker } from '../src/worker/worker.ts';
 import type { RunInput } from '../src/wire/run-input.ts';
 import { stdioServer } from './helpers/mcp-server.ts';
@@ -50,7 +50,7 @@ const port = (collector.address() as { port: number }).port;
 process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${port}`;
 const telemetry = setupTelemetry()!;
 
-const server = await startDevServer({ dataDir, port: 37233 + Math.floor(Math.random() * 1000) });
+const server = await startDevServer({ dataDir, port: await freeDevServerPort() });
 const connection = await NativeConnection.connect({ address: server.address });
 const scripted = await startScriptedModelServer({ scenarioDirs: [] });
 const store = await openStore({ dataDir });

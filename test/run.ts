@@ -7,12 +7,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.ts';
-import { startDevServer } from '../src/temporal/temporal-server.ts';
+import { freeDevServerPort, startDevServer } from '../src/temporal/temporal-server.ts';
 import { workflowBundle } from '../src/worker/workflow-bundle.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-tests-'));
-const port = 27233 + Math.floor(Math.random() * 1000);
-const server = await startDevServer({ dataDir, port });
+const server = await startDevServer({ dataDir, port: await freeDevServerPort() });
 console.error(`Temporal dev server for the tests on ${server.address} (db in ${dataDir})`);
 await workflowBundle();
 

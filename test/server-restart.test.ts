@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { startDevServer } from '../src/temporal/temporal-server.ts';
+import { freeDevServerPort, startDevServer } from '../src/temporal/temporal-server.ts';
 import { startHarness } from './helpers/harness.ts';
 
 test('a run waiting for approval survives a server restart on the same SQLite file', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-restart-'));
-  const port = 47233 + Math.floor(Math.random() * 1000);
+  const port = await freeDevServerPort();
   let server = await startDevServer({ dataDir, port });
   const h = await startHarness('restart', { address: server.address });
   try {

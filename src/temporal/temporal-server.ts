@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type * as Testing from '@temporalio/testing';
@@ -56,6 +56,27 @@ export function devServerTuningArgs(fresh: boolean): string[] {
     '--sqlite-pragma', 'journal_mode=wal',
     '--sqlite-pragma', 'synchronous=normal',
   ];
+}
+
+/**
+ * A gRPC port for a dev server of a test or bench run, with its Web UI's (port + 1000) free too. Chosen
+ * below Linux's ephemeral range (32768 up), where the OS hands out ports to outgoing connections and to
+ * dev servers' internal services: a random pick there once collided with one of those.
+ */
+export async function freeDevServerPort(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 11_000);
+    if ((await canListen(host, port)) && (await canListen(host, port + 1000))) return port;
+  }
+  throw new Error(`no free pair of ports (gRPC, and gRPC + 1000 for the Web UI) on ${host} between 20000 and 32000`);
+}
+
+function canListen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
 }
 
 export async function ensureTemporal(options: DevServerOptions): Promise<TemporalEndpoint> {

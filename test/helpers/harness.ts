@@ -12,7 +12,7 @@ import { AgentClient } from '../../src/client/client.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { quietTemporalLogs } from '../../src/cli/runtime.ts';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../src/scripted-model/server.ts';
-import { startDevServer, type TemporalEndpoint } from '../../src/temporal/temporal-server.ts';
+import { freeDevServerPort, startDevServer, type TemporalEndpoint } from '../../src/temporal/temporal-server.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { AgentStore, EffectLedger } from '../../src/store/store.ts';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker/worker.ts';
@@ -87,7 +87,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
   const dataDir = mkdtempSync(path.join(tmpdir(), `agent-test-${name}-`));
   let address = options.address ?? process.env.TEMPORAL_ADDRESS;
   if (!address) {
-    ownServer = await startDevServer({ dataDir, port: 17233 + Math.floor(Math.random() * 1000) });
+    ownServer = await startDevServer({ dataDir, port: await freeDevServerPort() });
     address = ownServer.address;
   }
   const connection = await NativeConnection.connect({ address });

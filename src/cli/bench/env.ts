@@ -15,7 +15,7 @@ import { PROJECT_ROOT } from '../../paths.ts';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../scripted-model/server.ts';
 import { openStore } from '../../store/open-store.ts';
 import type { AgentStore } from '../../store/store.ts';
-import { startDevServer, type TemporalEndpoint } from '../../temporal/temporal-server.ts';
+import { freeDevServerPort, startDevServer, type TemporalEndpoint } from '../../temporal/temporal-server.ts';
 import { createAgentWorker, type AgentWorker } from '../../worker/worker.ts';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -51,7 +51,7 @@ export async function openBenchEnv(options: { bigFiles: number }): Promise<Bench
   for (let i = 0; i < options.bigFiles; i++) {
     writeFileSync(path.join(workspace, 'big', `file-${i}.txt`), `file ${i} `.padEnd(TOOL_OUTPUT_BYTES, 'x'));
   }
-  const server = process.env.TEMPORAL_ADDRESS ? null : await startDevServer({ dataDir, port: 37233 + Math.floor(Math.random() * 1000), log });
+  const server = process.env.TEMPORAL_ADDRESS ? null : await startDevServer({ dataDir, port: await freeDevServerPort(), log });
   const address = process.env.TEMPORAL_ADDRESS ?? server!.address;
   const connection = await NativeConnection.connect({ address });
   // `recorded:` models come from the replay section's recordings.
