@@ -1,8 +1,10 @@
 /**
  * Workflow interceptors for tracing (bundled only when the worker traces: `src/telemetry/`): Temporal's
  * OpenTelemetry interceptors — the run's span, continued from the client's and carried to activities,
- * child runs and continue-as-new — and their tracer lent to the run's own spans (`telemetry.ts`).
+ * child runs and continue-as-new — and their tracer, with the OpenTelemetry API, lent to the run's own
+ * spans (`telemetry.ts`).
  */
+import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
@@ -29,6 +31,6 @@ class InboundInterceptor extends OpenTelemetryInboundInterceptor {
 
 export const interceptors = (): WorkflowInterceptors => {
   const inbound = new InboundInterceptor();
-  useTracer(inbound.workflowTracer);
+  useTracer(inbound.workflowTracer, { context, trace, SpanStatusCode });
   return { inbound: [inbound], outbound: [new OpenTelemetryOutboundInterceptor()], internals: [new OpenTelemetryInternalsInterceptor()] };
 };
