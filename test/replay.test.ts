@@ -53,6 +53,16 @@ test('recorded histories of every version replay without nondeterminism', async 
   assert.deepEqual([...failures].map(([file, error]) => `${file}: ${error.message}`), []);
 });
 
+test("the workflow bundle's source map keeps its mappings and leaves the sources' text out", async () => {
+  // Every worker start and every replay decodes and parses this map; stack traces need only the mappings.
+  const code = readFileSync((await workflowBundle()).codePath, 'utf8');
+  const inline = '//# sourceMappingURL=data:application/json;charset=utf-8;base64,';
+  const map = JSON.parse(Buffer.from(code.slice(code.lastIndexOf(inline) + inline.length), 'base64').toString('utf8')) as { sources: string[]; mappings: string; sourcesContent?: unknown };
+  assert.ok(map.sources.some((source) => source.endsWith(path.join('workflows', 'agent.ts'))), 'frames map to the workflow sources');
+  assert.ok(map.mappings.length > 100_000);
+  assert.equal(map.sourcesContent, undefined);
+});
+
 test('the v0.4 set holds continue-as-new steps, research children, a crash retry and a parallel stop', () => {
   const v4 = fixtures.filter((f) => f.set.startsWith('v0.4-'));
   assert.ok(v4.length > 20);

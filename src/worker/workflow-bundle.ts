@@ -35,7 +35,7 @@ const INLINE_SOURCE_MAP = '//# sourceMappingURL=data:application/json;charset=ut
  * The bundle with its inline source map's copy of every source file (1.2 of its 3.5 MB) left out. Every
  * worker start, and every replay, decodes and parses the map; stack traces need its mappings only (the
  * sources are read for the stack trace query with `showStackTraceSources`, which the worker does not set).
- * A worker starts with about 100 ms less CPU.
+ * A worker starts with about 0.2 s less CPU (2.9 → 2.7 s here).
  */
 function withoutSourcesContent(code: string): string {
   const at = code.lastIndexOf(INLINE_SOURCE_MAP);
