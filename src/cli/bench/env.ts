@@ -26,6 +26,8 @@ export const TOOL_OUTPUT_BYTES = 4096;
 export interface BenchEnv {
   dataDir: string;
   workspace: string;
+  /** Where the scripted model server reads `recorded:` models from (the replay section records into it). */
+  recordingsDir: string;
   address: string;
   /** The dev server started here (null with TEMPORAL_ADDRESS). */
   server: TemporalEndpoint | null;
@@ -54,8 +56,8 @@ export async function openBenchEnv(options: { bigFiles: number }): Promise<Bench
   const server = process.env.TEMPORAL_ADDRESS ? null : await startDevServer({ dataDir, port: await freeDevServerPort(), log });
   const address = process.env.TEMPORAL_ADDRESS ?? server!.address;
   const connection = await NativeConnection.connect({ address });
-  // `recorded:` models come from the replay section's recordings.
-  const scripted = await startScriptedModelServer({ scenarioDirs: [path.join(BENCH_DIR, 'scenarios')], recordingDirs: [path.join(dataDir, 'recordings')] });
+  const recordingsDir = path.join(dataDir, 'recordings');
+  const scripted = await startScriptedModelServer({ scenarioDirs: [path.join(BENCH_DIR, 'scenarios')], recordingDirs: [recordingsDir] });
   const taskQueue = `bench-${Date.now().toString(36)}`;
   const scans = new Map<string, ScanObservation>();
   const store = await openStore({ dataDir });
@@ -66,6 +68,7 @@ export async function openBenchEnv(options: { bigFiles: number }): Promise<Bench
   return {
     dataDir,
     workspace,
+    recordingsDir,
     address,
     server,
     connection,

@@ -20,11 +20,8 @@ export interface ReplaySpeedRow {
   turnsPerSecond: number;
 }
 
-/** Where the recordings go: the bench's scripted model server reads `recorded:` models from here. */
-export const recordingsDir = (env: Pick<BenchEnv, 'dataDir'>) => path.join(env.dataDir, 'recordings');
-
 export async function benchReplaySpeed(env: BenchEnv, o: { turns: number }): Promise<ReplaySpeedRow[]> {
-  mkdirSync(recordingsDir(env), { recursive: true });
+  mkdirSync(env.recordingsDir, { recursive: true });
   const limits = { maxTurns: o.turns, maxRepeatedCalls: 0, maxStaleTurns: 0 };
   log(`replay: recording two runs of ${o.turns} turns...`);
   const writes = await recorded(env, 'writes', { goal: 'Write drafts.', model: 'scripted:many-writes', policy: { mediumQuota: o.turns }, limits });
@@ -47,7 +44,7 @@ async function recorded(env: BenchEnv, name: string, input: Omit<Parameters<Benc
   const { runId } = await env.agents.startRun({ ...input, workspace: env.workspace });
   await env.agents.result(runId);
   const recording = await recordRun({ agents: env.agents, store: env.store }, runId);
-  const file = path.join(recordingsDir(env), `${name}.json`);
+  const file = path.join(env.recordingsDir, `${name}.json`);
   writeFileSync(file, JSON.stringify(recording));
   return { file, recording };
 }
