@@ -18,7 +18,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { AgentClient } from '../src/client/client.ts';
 import { parseMcpConfig } from '../src/mcp/config.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
-import { quietTemporalLogs } from '../src/cli/runtime.ts';
+import { quietTemporalLogs } from '../src/worker/temporal-logs.ts';
 import { startScriptedModelServer } from '../src/scripted-model/server.ts';
 import { median, p95, table } from '../src/cli/stats.ts';
 import { openStore } from '../src/store/open-store.ts';

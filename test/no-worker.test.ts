@@ -36,6 +36,9 @@ test('with every worker stopped, the state and the pending approval are read fro
   const cli = await runCli(['approve', runId, '--yes', '--no-wait']);
   assert.equal(cli.code, 0, cli.stderr);
   assert.match(cli.stdout, /approved t2\.1 \(sent as a signal/);
+  const loaded = /^loaded packages: (.*)$/m.exec(cli.stderr)?.[1]?.split(' ') ?? [];
+  assert.ok(loaded.includes('@temporalio/client'), `the report of loaded packages: ${cli.stderr}`);
+  assert.ok(!loaded.includes('@temporalio/worker') && !loaded.includes('openai'), `a command without a worker loads no worker code: ${loaded.join(' ')}`);
   assert.ok(existsSync(path.join(h.workspace, 'access.log')), 'nothing happens until a worker runs');
 
   await h.startWorker();
@@ -46,7 +49,8 @@ test('with every worker stopped, the state and the pending approval are read fro
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), ...args], {
+    const preload = path.join(PROJECT_ROOT, 'test', 'fixtures', 'report-loaded-packages.ts');
+    const child = spawn(process.execPath, ['--import', preload, path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), ...args], {
       env: { ...process.env, AGENT_TASK_QUEUE: h.taskQueue, AGENT_DATA_DIR: h.dataDir, TEMPORAL_LOG_LEVEL: 'ERROR' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

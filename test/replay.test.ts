@@ -9,7 +9,7 @@ import { before, test } from 'node:test';
 import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../src/paths.ts';
-import { quietTemporalLogs } from '../src/cli/runtime.ts';
+import { quietTemporalLogs } from '../src/worker/temporal-logs.ts';
 import { workflowBundle } from '../src/worker/workflow-bundle.ts';
 import { activities, eventTypes, localActivities, payloadJson, type History } from './helpers/histories.ts';
 

@@ -1,6 +1,7 @@
 /**
  * One function per command. Most talk through the client API (`rt.agents`); `trace` and `record` read the
- * store every host writes to, and `worker`/`server` keep a process up until Ctrl-C.
+ * store every host writes to, and `worker`/`server` keep a process up until Ctrl-C. The HTTP server and the
+ * recording code load only in the commands that use them: every other command starts without them.
  */
 import { createInterface } from 'node:readline/promises';
 import path from 'node:path';
@@ -9,8 +10,6 @@ import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
 import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
 import { runAndWait } from './run-and-wait.ts';
 import type { Runtime } from './runtime.ts';
-import { serveHttp } from '../http/serve.ts';
-import { recordCommand, recordingDirOf, replayCommand } from '../recording/commands.ts';
 import { MODEL_CALLS, type ModelCall, type RunInput } from '../wire/run-input.ts';
 import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/types.ts';
 
@@ -64,6 +63,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
   record: (inv) =>
     onRun(inv, async (rt, runId) => {
       const { out, 'as-task': asTask } = inv.values;
+      const { recordCommand } = await import('../recording/commands.ts');
       for (const line of await recordCommand(rt, runId, { ...(out ? { out } : {}), ...(asTask ? { asTask } : {}) })) console.log(line);
       return 0;
     }),
@@ -84,6 +84,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
     // The HTTP API and the inbox; a worker (serving scripted models too, like `run`) unless --no-worker.
     withRuntime(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, async (rt) => {
       const { port, host } = inv.values;
+      const { serveHttp } = await import('../http/serve.ts');
       const server = await serveHttp({ agents: rt.agents, store: rt.store, ...(port ? { port: Number(port) } : {}), ...(host ? { host } : {}), temporalUiUrl: rt.endpoint.uiUrl, log });
       console.log(`Serving ${server.url} — inbox ${server.url}/ui, API ${server.url}/openapi.json${rt.worker ? ', with a worker' : ''}. Ctrl-C stops it.`);
       await untilSignal();
@@ -170,9 +171,10 @@ function decide(inv: Invocation): Promise<number> {
   });
 }
 
-function replay({ rest, values }: Invocation): Promise<number> {
+async function replay({ rest, values }: Invocation): Promise<number> {
   const file = rest[0];
   if (!file) throw new UsageError(`"replay" needs a recording: ${AGENT} replay recordings/<runId>.json`);
+  const { recordingDirOf, replayCommand } = await import('../recording/commands.ts');
   // A worker here serves the recording (its directory is allowed for the in-process scripted model).
   const options = values['no-worker'] ? NO_WORKER : { ...WITH_SCRIPTED_WORKER, recordingDirs: [recordingDirOf(file)] };
   // A strict replay that diverges fails its model call on purpose: the report says so, not a worker warning.

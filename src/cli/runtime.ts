@@ -1,11 +1,14 @@
 /**
  * Everything a command needs to talk to Temporal: the server (external, reused or started here), one
  * connection shared by the client and, optionally, an in-process worker.
+ *
+ * Without a worker (status, list, approve…) the client connects with its own gRPC library, and the
+ * worker's code (Temporal's native runtime, the activities, the model client) is never loaded: about a
+ * third of such a command's start-up.
  */
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../client/client.ts';
 import { agentDataConverter } from '../client/payload-codec.ts';
 import { tracingClientInterceptors } from '../telemetry/client.ts';
@@ -14,14 +17,11 @@ import { dataDir, PROJECT_ROOT, TASK_QUEUE } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
 import type { AgentStore } from '../store/store.ts';
 import { ensureTemporal, type TemporalEndpoint } from '../temporal/temporal-server.ts';
-import { scenarioDirsFromEnv } from '../scripted-model/server.ts';
-import { recordingDirsFromEnv } from '../scripted-model/recorded.ts';
-import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../worker/worker.ts';
+import type { AgentWorker, AgentWorkerOptions } from '../worker/worker.ts';
 import { defaultWorkspacePath, workspaceRoots } from '../tools/workspace-roots.ts';
 
 export interface Runtime {
   endpoint: TemporalEndpoint;
-  connection: NativeConnection;
   agents: AgentClient;
   dataDir: string;
   /** The store (AGENT_STORE_URL, else SQLite in the data directory): traces, ledgers, transcripts. */
@@ -29,15 +29,6 @@ export interface Runtime {
   /** The in-process worker, when asked for. */
   worker: AgentWorker | null;
   close(): Promise<void>;
-}
-
-let loggerInstalled = false;
-
-/** Temporal's own INFO lines (worker state changes) drown the run's output; keep warnings and errors. */
-export function quietTemporalLogs(): void {
-  if (loggerInstalled) return;
-  loggerInstalled = true;
-  TemporalRuntime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN') });
 }
 
 export interface RuntimeOptions {
@@ -57,11 +48,13 @@ export interface RuntimeOptions {
 }
 
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
-  quietTemporalLogs();
   const dir = dataDir();
   const endpoint = await ensureTemporal({ dataDir: dir, log: options.log });
   if (endpoint.owned && endpoint.uiUrl) options.log?.(`Temporal dev server started on ${endpoint.address} (Web UI ${endpoint.uiUrl}).`);
-  const connection = await NativeConnection.connect({ address: endpoint.address, ...tlsOptions() });
+  const workerCode = options.worker ? await loadWorkerCode() : null;
+  const connectionOptions = { address: endpoint.address, ...tlsOptions() };
+  const native = workerCode ? await workerCode.NativeConnection.connect(connectionOptions) : null;
+  const connection = native ?? (await Connection.connect(connectionOptions));
   // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), a run's trace starts here, at the client.
   const telemetry = activeTelemetry();
   const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter(), interceptors: tracingClientInterceptors(telemetry) });
@@ -70,21 +63,20 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots, store });
   let worker: AgentWorker | null = null;
   let running: Promise<void> | null = null;
-  if (options.worker) {
-    worker = await createAgentWorker({
-      connection,
+  if (workerCode && native) {
+    worker = await workerCode.createAgentWorker({
+      connection: native,
       namespace: endpoint.namespace,
       dataDir: dir,
       store,
       workspace: demoWorkspace(),
       workspaceRoots: roots,
-      ...scriptedModelOption(options.scriptedModel ?? false, options.recordingDirs ?? []),
+      ...(await scriptedModelOption(options.scriptedModel ?? false, options.recordingDirs ?? [])),
     });
     running = worker.run();
   }
   return {
     endpoint,
-    connection,
     agents,
     dataDir: dir,
     store,
@@ -104,6 +96,17 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 }
 
+/** What only a process with a worker loads: Temporal's native runtime (its logs quietened) and our worker. */
+async function loadWorkerCode() {
+  const [{ NativeConnection }, { quietTemporalLogs }, { createAgentWorker }] = await Promise.all([
+    import('@temporalio/worker'),
+    import('../worker/temporal-logs.ts'),
+    import('../worker/worker.ts'),
+  ]);
+  quietTemporalLogs();
+  return { NativeConnection, createAgentWorker };
+}
+
 /** `TEMPORAL_API_KEY` (Temporal Cloud) implies TLS; `TEMPORAL_TLS=1` asks for TLS alone. */
 function tlsOptions() {
   const apiKey = process.env.TEMPORAL_API_KEY;
@@ -114,10 +117,12 @@ function tlsOptions() {
 }
 
 /** A scripted model server named by AGENT_SCRIPTED_MODEL_URL (tests), one in this process when asked, or none. */
-function scriptedModelOption(inProcess: boolean, recordingDirs: readonly string[]): Pick<AgentWorkerOptions, 'scriptedModel'> {
+async function scriptedModelOption(inProcess: boolean, recordingDirs: readonly string[]): Promise<Pick<AgentWorkerOptions, 'scriptedModel'>> {
   const url = process.env.AGENT_SCRIPTED_MODEL_URL;
   if (url) return { scriptedModel: { baseUrl: url } };
-  return inProcess ? { scriptedModel: { scenarioDirs: scenarioDirsFromEnv(), recordingDirs: [...recordingDirsFromEnv(), ...recordingDirs] } } : {};
+  if (!inProcess) return {};
+  const [{ scenarioDirsFromEnv }, { recordingDirsFromEnv }] = await Promise.all([import('../scripted-model/server.ts'), import('../scripted-model/recorded.ts')]);
+  return { scriptedModel: { scenarioDirs: scenarioDirsFromEnv(), recordingDirs: [...recordingDirsFromEnv(), ...recordingDirs] } };
 }
 
 /** The demo workspace: a copy of examples/workspace in the data directory, so the demo never edits the repo. */

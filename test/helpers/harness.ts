@@ -10,7 +10,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { AgentClient } from '../../src/client/client.ts';
 import { PROJECT_ROOT } from '../../src/paths.ts';
-import { quietTemporalLogs } from '../../src/cli/runtime.ts';
+import { quietTemporalLogs } from '../../src/worker/temporal-logs.ts';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../src/scripted-model/server.ts';
 import { freeDevServerPort, startDevServer, type TemporalEndpoint } from '../../src/temporal/temporal-server.ts';
 import { openStore } from '../../src/store/open-store.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type InjectedSinks } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
-import { quietTemporalLogs } from '../../src/cli/runtime.ts';
+import { quietTemporalLogs } from '../../src/worker/temporal-logs.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { contractsByName } from '../../src/tools/contracts.ts';
 import { builtinTools, createToolRegistry } from '../../src/tools/registry.ts';
