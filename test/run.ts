@@ -2,13 +2,16 @@
  * `npm test`: builds (once) and starts one real Temporal dev server for the whole run, prebuilds the
  * workflow bundle, then runs every test file with node's test runner against that server.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import { run } from 'node:test';
+import { spec, tap } from 'node:test/reporters';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { freeDevServerPort, startDevServer } from '../src/temporal/temporal-server.ts';
 import { workflowBundle } from '../src/worker/workflow-bundle.ts';
+import { recordedTestTimes, recordTestTimes } from './helpers/file-times.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-tests-'));
 const server = await startDevServer({ dataDir, port: await freeDevServerPort() });
@@ -21,19 +24,33 @@ const files = only.length
   : // Not test/cluster/: those start their own Temporal cluster and run with `npm run test:cluster`.
     readdirSync(path.join(PROJECT_ROOT, 'test'))
       .filter((f) => f.endsWith('.test.ts'))
-      .sort()
       .map((f) => path.join('test', f));
+// The longest files first, as timed by the last run (files it did not time before them): the
+// process-killing durability tests alone outlast the others by a minute, and started late they ran on alone.
+const recorded = recordedTestTimes();
+files.sort((a, b) => (recorded[b] ?? Infinity) - (recorded[a] ?? Infinity) || a.localeCompare(b));
 
+process.env.TEMPORAL_ADDRESS = server.address;
+process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 // Four files at once on two cores: most of a test's time is spent waiting (worker processes starting,
 // Temporal's task timeouts after a kill), not computing. 238 s with two, 131 s with four, 123 s with six.
-const code = await new Promise<number | null>((resolve) => {
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=4', '--test-timeout=180000', ...files], {
-    cwd: PROJECT_ROOT,
-    stdio: 'inherit',
-    env: { TEMPORAL_LOG_LEVEL: 'ERROR', ...process.env, TEMPORAL_ADDRESS: server.address },
+// (`run()`, not `node --test`: the command line sorts the files by name.)
+const tests = run({ files: files.map((f) => path.resolve(PROJECT_ROOT, f)), concurrency: 4, timeout: 180_000 });
+let failed = false;
+const seconds: Record<string, number> = {};
+tests.on('test:fail', () => (failed = true));
+for (const outcome of ['test:pass', 'test:fail'] as const) {
+  tests.on(outcome, ({ nesting, file, details }: { nesting: number; file?: string; details: { duration_ms: number } }) => {
+    // A file's top-level tests run one after another: their durations add up to the file's time.
+    if (nesting !== 0 || !file) return;
+    const name = path.relative(PROJECT_ROOT, file);
+    seconds[name] = (seconds[name] ?? 0) + details.duration_ms / 1000;
   });
-  child.on('exit', resolve);
-});
+}
+const report = tests.compose(process.stdout.isTTY ? spec : tap);
+report.pipe(process.stdout, { end: false });
+await finished(report);
+recordTestTimes(seconds);
 await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
-process.exit(code ?? 1);
+process.exit(failed ? 1 : 0);
