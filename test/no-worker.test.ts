@@ -1,6 +1,7 @@
 /**
  * A waiting run is readable and decidable with no worker alive: its state comes from the memo the run
- * keeps current (queries need a worker), and the CLI approves it — the decision waits in Temporal.
+ * keeps current (queries need a worker), and the CLI approves it — the decision waits in Temporal. And
+ * with no Temporal at the address a command is given, it says so at once.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -8,6 +9,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { PROJECT_ROOT } from '../src/paths.ts';
+import { freeDevServerPort } from '../src/temporal/temporal-server.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 
 let h: Harness;
@@ -47,11 +49,19 @@ test('with every worker stopped, the state and the pending approval are read fro
   assert.ok(!existsSync(path.join(h.workspace, 'access.log')));
 });
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+test('a command pointed at an address where nothing listens fails at once, saying where and what to do', async () => {
+  const address = `127.0.0.1:${await freeDevServerPort()}`;
+  const cli = await runCli(['list'], { TEMPORAL_ADDRESS: address });
+  assert.equal(cli.code, 1);
+  assert.ok(cli.stderr.startsWith(`TemporalUnreachableError: Nothing answers at ${address} (TEMPORAL_ADDRESS): connect ECONNREFUSED`), cli.stderr);
+  assert.match(cli.stderr, /point TEMPORAL_ADDRESS at a running server/);
+});
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const preload = path.join(PROJECT_ROOT, 'test', 'fixtures', 'report-loaded-packages.ts');
     const child = spawn(process.execPath, ['--import', preload, path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), ...args], {
-      env: { ...process.env, AGENT_TASK_QUEUE: h.taskQueue, AGENT_DATA_DIR: h.dataDir, TEMPORAL_LOG_LEVEL: 'ERROR' },
+      env: { ...process.env, AGENT_TASK_QUEUE: h.taskQueue, AGENT_DATA_DIR: h.dataDir, TEMPORAL_LOG_LEVEL: 'ERROR', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

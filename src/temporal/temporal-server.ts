@@ -174,15 +174,7 @@ async function startDownloadedDevServer(o: { host: string; port: number; dbFile:
 
 /** Whether a Temporal frontend answers at `address`. */
 export async function isTemporalServing(address: string): Promise<boolean> {
-  const [host, portText] = splitAddress(address);
-  const open = await new Promise<boolean>((resolve) => {
-    const socket = createConnection({ host, port: Number(portText) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-    socket.once('error', () => resolve(false));
-  });
-  if (!open) return false;
+  if ((await probeTcp(address, 1000)) !== 'open') return false;
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ address, connectTimeout: 2000 });
@@ -195,7 +187,43 @@ export async function isTemporalServing(address: string): Promise<boolean> {
   }
 }
 
+/** Nothing answers at the Temporal address a command was given (TEMPORAL_ADDRESS). */
+export class TemporalUnreachableError extends Error {
+  override readonly name = 'TemporalUnreachableError';
+}
+
+/**
+ * Fails at once, saying what to do, when nothing accepts connections at `address` (refused, or a host
+ * name that does not resolve); gRPC clients would retry such an address until their deadline. A slow
+ * answer is left to the client's own deadline.
+ */
+export async function checkReachable(address: string): Promise<void> {
+  const probe = await probeTcp(address, 3000);
+  if (probe instanceof Error) {
+    const source = process.env.TEMPORAL_ADDRESS === address ? ' (TEMPORAL_ADDRESS)' : '';
+    throw new TemporalUnreachableError(
+      `Nothing answers at ${address}${source}: ${probe.message}. Start Temporal there, or point TEMPORAL_ADDRESS at a running server; without TEMPORAL_ADDRESS, commands use (or start) the embedded dev server.`,
+    );
+  }
+}
+
+/** A TCP connection to `address`: opened, no answer within `timeoutMs`, or why it failed ('unknown': not host:port). */
+function probeTcp(address: string, timeoutMs: number): Promise<'open' | 'timeout' | 'unknown' | Error> {
+  const [host, portText] = splitAddress(address);
+  const port = Number(portText);
+  if (!host || !Number.isInteger(port) || port <= 0 || port > 65535) return Promise.resolve('unknown');
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port: Number(portText) });
+    socket.setTimeout(timeoutMs);
+    socket.once('connect', () => (socket.destroy(), resolve('open')));
+    socket.once('timeout', () => (socket.destroy(), resolve('timeout')));
+    socket.once('error', (error) => resolve(error));
+  });
+}
+
+/** `host:port` or `[ipv6]:port` into host and port text ('' for a missing part). */
 function splitAddress(address: string): [string, string] {
   const at = address.lastIndexOf(':');
-  return [address.slice(0, at), address.slice(at + 1)];
+  if (at < 0 || address.endsWith(']')) return [address, ''];
+  return [address.slice(0, at).replace(/^\[(.*)\]$/, '$1'), address.slice(at + 1)];
 }
