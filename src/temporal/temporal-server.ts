@@ -213,7 +213,7 @@ function probeTcp(address: string, timeoutMs: number): Promise<'open' | 'timeout
   const port = Number(portText);
   if (!host || !Number.isInteger(port) || port <= 0 || port > 65535) return Promise.resolve('unknown');
   return new Promise((resolve) => {
-    const socket = createConnection({ host, port: Number(portText) });
+    const socket = createConnection({ host, port });
     socket.setTimeout(timeoutMs);
     socket.once('connect', () => (socket.destroy(), resolve('open')));
     socket.once('timeout', () => (socket.destroy(), resolve('timeout')));
