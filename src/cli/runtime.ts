@@ -16,7 +16,7 @@ import { activeTelemetry } from '../telemetry/setup.ts';
 import { dataDir, PROJECT_ROOT, TASK_QUEUE } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
 import type { AgentStore } from '../store/store.ts';
-import { checkReachable, ensureTemporal, type TemporalEndpoint } from '../temporal/temporal-server.ts';
+import { ensureTemporal, type TemporalEndpoint } from '../temporal/temporal-server.ts';
 import type { AgentWorker, AgentWorkerOptions } from '../worker/worker.ts';
 import { defaultWorkspacePath, workspaceRoots } from '../tools/workspace-roots.ts';
 
@@ -51,7 +51,6 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const dir = dataDir();
   const endpoint = await ensureTemporal({ dataDir: dir, log: options.log });
   if (endpoint.owned && endpoint.uiUrl) options.log?.(`Temporal dev server started on ${endpoint.address} (Web UI ${endpoint.uiUrl}).`);
-  await checkReachable(endpoint.address);
   const workerCode = options.worker ? await loadWorkerCode() : null;
   const connectionOptions = { address: endpoint.address, ...tlsOptions() };
   const native = workerCode ? await workerCode.NativeConnection.connect(connectionOptions) : null;

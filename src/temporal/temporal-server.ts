@@ -82,7 +82,10 @@ function canListen(host: string, port: number): Promise<boolean> {
 export async function ensureTemporal(options: DevServerOptions): Promise<TemporalEndpoint> {
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const external = process.env.TEMPORAL_ADDRESS;
-  if (external) return { address: external, namespace, uiUrl: null, owned: false, stop: async () => {} };
+  if (external) {
+    await checkReachable(external);
+    return { address: external, namespace, uiUrl: null, owned: false, stop: async () => {} };
+  }
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? DEFAULT_PORT;
   const address = `${host}:${port}`;
@@ -193,16 +196,15 @@ export class TemporalUnreachableError extends Error {
 }
 
 /**
- * Fails at once, saying what to do, when nothing accepts connections at `address` (refused, or a host
- * name that does not resolve); gRPC clients would retry such an address until their deadline. A slow
- * answer is left to the client's own deadline.
+ * Fails at once, saying what to do, when nothing accepts connections at TEMPORAL_ADDRESS (refused, or a
+ * host name that does not resolve); gRPC clients would retry such an address until their deadline. A
+ * slow answer is left to the client's own deadline.
  */
-export async function checkReachable(address: string): Promise<void> {
+async function checkReachable(address: string): Promise<void> {
   const probe = await probeTcp(address, 3000);
   if (probe instanceof Error) {
-    const source = process.env.TEMPORAL_ADDRESS === address ? ' (TEMPORAL_ADDRESS)' : '';
     throw new TemporalUnreachableError(
-      `Nothing answers at ${address}${source}: ${probe.message}. Start Temporal there, or point TEMPORAL_ADDRESS at a running server; without TEMPORAL_ADDRESS, commands use (or start) the embedded dev server.`,
+      `Nothing answers at ${address} (TEMPORAL_ADDRESS): ${probe.message}. Start Temporal there, or point TEMPORAL_ADDRESS at a running server; without TEMPORAL_ADDRESS, commands use (or start) the embedded dev server.`,
     );
   }
 }
