@@ -3,12 +3,34 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import proto from '@temporalio/proto';
+import type { AgentStore } from '../src/store/store.ts';
+import type { TraceTask } from '../src/store/trace-tasks.ts';
+import { approveSignal } from '../src/wire/messages.ts';
+import type { TraceLine } from '../src/wire/trace-events.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 import { activities, eventTypes, executionsOf, localActivities } from './helpers/histories.ts';
 
+/**
+ * Runs whose last workflow task Temporal is to refuse: the worker's store holds that task's run_stopped
+ * line (the sink is awaited before the task completes) until a signal has come in, so the task that
+ * completes the run is refused (UnhandledCommand) and another task, which also handles the signal, replaces it.
+ */
+const refuseLastTask = new Set<string>();
+const signalBeforeTheEnd = (store: AgentStore): AgentStore =>
+  Object.assign(Object.create(store) as AgentStore, {
+    async appendTrace(line: TraceLine, task?: TraceTask) {
+      if (line.type === 'run_stopped' && refuseLastTask.delete(line.runId)) {
+        // A decision for a call that is not pending: the run traces it as refused.
+        await h.temporal.workflow.getHandle(line.runId).signal(approveSignal, { callKey: 't9.9', argsHash: 'none' });
+      }
+      return store.appendTrace(line, task);
+    },
+  });
+
 let h: Harness;
 before(async () => {
-  h = await startHarness('history');
+  h = await startHarness('history', { workerStore: signalBeforeTheEnd });
 });
 after(async () => {
   await h.replayAll();
@@ -88,6 +110,22 @@ test('quick read-only tools run as local activities: a marker in history, no act
   assert.equal(localActivities(scanHistory, 'runTool').length, 0);
 });
 
+test("a workflow task Temporal refuses leaves no trace line: the lines of the task that replaced it stand", async () => {
+  const runId = `run-refused-${Date.now().toString(36)}`;
+  refuseLastTask.add(runId);
+  await h.agents.startRun({ goal: `${GOAL} (refused)`, model: 'scripted:plan', workspace: h.workspace }, { runId });
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'completed');
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  const failed = history.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
+  assert.equal(failed?.cause, proto.temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND, 'the task that completed the run was refused');
+  const lines = await h.trace(runId);
+  assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => i + 1), 'no gaps, no duplicates');
+  // The refused task had traced the last turn and the end; its replacement handled the signal first.
+  assert.deepEqual(lines.slice(-3).map((l) => l.type), ['approval_refused', 'turn', 'run_stopped'], "the replacement's lines");
+  assert.equal(lines.filter((l) => l.type === 'run_stopped').length, 1, "the refused task's run_stopped is gone");
+});
+
 test('every execution of every run on the task queue is replayed: each continue-as-new step, each child', async () => {
   const research = await h.run({ goal: `${GOAL} (research)`, model: 'scripted:research' });
   const all = await h.histories();
@@ -102,6 +140,6 @@ test('every execution of every run on the task queue is replayed: each continue-
   const child = all.find((e) => e.workflowId === `${research.runId}:research:t1.1`);
   assert.equal(child?.parentWorkflowId, research.runId);
   // Every run this file started (all through agents.startRun) is there.
-  assert.equal(new Set(all.filter((e) => !e.parentWorkflowId).map((e) => e.workflowId)).size, 7);
+  assert.equal(new Set(all.filter((e) => !e.parentWorkflowId).map((e) => e.workflowId)).size, 8);
   assert.equal(await h.replayAll(), all.length);
 });

@@ -163,6 +163,38 @@ function contractSuite(backend: Backend, options: { skip?: string | false } = {}
       await assert.rejects(a.appendTrace(turnLine(runId, 0, 0)), TypeError);
     });
 
+    test("traces: a later workflow task takes the place of a refused task's lines", async () => {
+      const runId = unique('run');
+      // A task: when its execution began, and the history length when it started.
+      const task = (historyLength: number, runStartMs = 1_000) => ({ runStartMs, historyLength });
+      assert.equal(await a.appendTrace(turnLine(runId, 1, 1), task(3)), true);
+      // The task that started at history length 9 wrote seqs 2–4, and Temporal refused it.
+      for (const seq of [2, 3, 4]) assert.equal(await a.appendTrace(turnLine(runId, seq, 90 + seq), task(9)), true);
+      // Its replacement (from 13) wrote fewer lines, the first the same but for its time, the second not.
+      assert.equal(await b.appendTrace({ ...turnLine(runId, 2, 92), at: '2030-01-01T00:00:00.000Z' }, task(13)), false, 'the same line again is not new');
+      assert.equal(await b.appendTrace(turnLine(runId, 3, 130), task(13)), true, 'a different line in its place is');
+      assert.equal(await a.appendTrace(turnLine(runId, 3, 130), task(13)), false, 'a retried write');
+      assert.equal(await a.appendTrace(turnLine(runId, 3, 93), task(9)), false, 'the refused task cannot take its seq back');
+      assert.equal(await a.appendTrace(turnLine(runId, 3, 1000)), false, 'nor can a line written without a task');
+      for (const store of [a, b]) {
+        const lines = await store.readTrace(runId);
+        assert.deepEqual(
+          lines.map((l) => [l.seq, l.type === 'turn' ? l.turn : -1, l.at]),
+          [
+            [1, 1, lines[0]!.at],
+            [2, 92, '2030-01-01T00:00:00.000Z'],
+            [3, 130, lines[2]!.at],
+          ],
+          "the replacement's lines; the refused task's seq 4 is left out",
+        );
+      }
+      // The run continues-as-new: the next execution's first task is later than any of the first one's.
+      assert.equal(await a.appendTrace(turnLine(runId, 4, 4), task(3, 2_000)), true, "it takes the refused task's seq 4");
+      assert.equal(await b.appendTrace(turnLine(runId, 5, 5), task(3, 2_000)), true);
+      assert.equal(await b.appendTrace(turnLine(runId, 6, 6)), true);
+      assert.deepEqual((await a.readTrace(runId)).map((l) => [l.seq, l.type === 'turn' ? l.turn : -1]), [[1, 1], [2, 92], [3, 130], [4, 4], [5, 5], [6, 6]]);
+    });
+
     test('outputs: content-addressed, shared, verified', async () => {
       const text = `${unique('output')}\n${'x'.repeat(100_000)}`;
       const ref = await a.putOutput(text);
@@ -486,7 +518,10 @@ describe('PostgreSQL store: migrations and outages', { skip: pgSkip }, () => {
       await client.connect();
       const { rows } = await client.query<{ version: number; file: string }>('SELECT version, file FROM agent_store_migrations ORDER BY version');
       await client.end();
-      assert.deepEqual(rows, [{ version: 1, file: '001_init.sql' }]);
+      assert.deepEqual(rows, [
+        { version: 1, file: '001_init.sql' },
+        { version: 2, file: '002_trace_tasks.sql' },
+      ]);
       assert.equal((await stores[0]!.beginEffect('k', 't', {})).created, true);
       assert.equal((await stores[3]!.beginEffect('k', 't', {})).created, false);
     } finally {

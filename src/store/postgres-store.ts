@@ -27,6 +27,7 @@ import type {
   Unsubscribe,
 } from './store.ts';
 import { checkAfterId, checkTraceLine, eventJson } from './validate.ts';
+import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
 
 export interface PostgresStoreOptions {
   /** Pool size (default 10). */
@@ -162,19 +163,30 @@ export class PostgresStore implements AgentStore {
     return rows[0] ? toEntry(rows[0]) : undefined;
   }
 
-  async appendTrace(line: TraceLine): Promise<boolean> {
+  async appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean> {
     checkTraceLine(line);
-    const result = await this.query('INSERT INTO trace_lines (run_id, seq, line) VALUES ($1, $2, $3) ON CONFLICT (run_id, seq) DO NOTHING', [
-      line.runId,
-      line.seq,
-      JSON.stringify(line),
-    ]);
-    return result.rowCount === 1;
+    const json = JSON.stringify(line);
+    const inserted = await this.query(
+      'INSERT INTO trace_lines (run_id, seq, line, run_start_ms, history_length) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run_id, seq) DO NOTHING',
+      [line.runId, line.seq, json, task?.runStartMs ?? null, task?.historyLength ?? null],
+    );
+    if (inserted.rowCount === 1) return true;
+    if (!task) return false;
+    // The seq is taken: by this very line (a retried write), or by a task Temporal refused, whose line
+    // only a later workflow task takes over (trace-tasks.ts). `old` is the line as the statement began.
+    const { rows } = await this.query<{ old: string }>(
+      `WITH old AS (SELECT line FROM trace_lines WHERE run_id = $1 AND seq = $2)
+       UPDATE trace_lines SET line = $3, run_start_ms = $4, history_length = $5
+       WHERE run_id = $1 AND seq = $2 AND (run_start_ms, history_length) < ($4, $5)
+       RETURNING (SELECT line FROM old) AS old`,
+      [line.runId, line.seq, json, task.runStartMs, task.historyLength],
+    );
+    return rows.length === 1 && !sameContent(rows[0]!.old, line);
   }
 
   async readTrace(runId: string): Promise<TraceLine[]> {
-    const { rows } = await this.query<{ line: string }>('SELECT line FROM trace_lines WHERE run_id = $1 ORDER BY seq', [runId]);
-    return rows.map((row) => JSON.parse(row.line) as TraceLine);
+    const { rows } = await this.query<TraceRow>('SELECT line, run_start_ms, history_length FROM trace_lines WHERE run_id = $1 ORDER BY seq', [runId]);
+    return currentLines(rows);
   }
 
   async putOutput(text: string): Promise<string> {

@@ -57,4 +57,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'trace-tasks',
+    sql: `
+      -- The workflow task that wrote each trace line (src/store/trace-tasks.ts); null for earlier lines.
+      ALTER TABLE trace_lines ADD COLUMN run_start_ms INTEGER;
+      ALTER TABLE trace_lines ADD COLUMN history_length INTEGER;
+    `,
+  },
 ];

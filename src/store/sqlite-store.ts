@@ -31,6 +31,7 @@ import type {
 } from './store.ts';
 import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
 import { checkAfterId, checkTraceLine, eventJson } from './validate.ts';
+import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
 
 export interface SqliteStoreOptions {
   /** How long a write waits for another process's lock before failing with StoreUnavailableError. */
@@ -84,6 +85,8 @@ export class SqliteStore implements AgentStore {
     | 'getEffect'
     | 'completeEffect'
     | 'appendTrace'
+    | 'getTraceLine'
+    | 'replaceTrace'
     | 'readTrace'
     | 'putOutput'
     | 'getOutput'
@@ -124,8 +127,15 @@ export class SqliteStore implements AgentStore {
         ),
         getEffect: this.db.prepare('SELECT * FROM effects WHERE key = ?'),
         completeEffect: this.db.prepare("UPDATE effects SET phase = 'done', outcome = ?, done_at = ? WHERE key = ? AND phase = 'started'"),
-        appendTrace: this.db.prepare('INSERT INTO trace_lines (run_id, seq, line) VALUES (?, ?, ?) ON CONFLICT (run_id, seq) DO NOTHING'),
-        readTrace: this.db.prepare('SELECT line FROM trace_lines WHERE run_id = ? ORDER BY seq'),
+        appendTrace: this.db.prepare(
+          'INSERT INTO trace_lines (run_id, seq, line, run_start_ms, history_length) VALUES (?, ?, ?, ?, ?) ON CONFLICT (run_id, seq) DO NOTHING',
+        ),
+        getTraceLine: this.db.prepare('SELECT line FROM trace_lines WHERE run_id = ? AND seq = ?'),
+        // Only a later workflow task takes a seq over (trace-tasks.ts).
+        replaceTrace: this.db.prepare(
+          'UPDATE trace_lines SET line = ?, run_start_ms = ?, history_length = ? WHERE run_id = ? AND seq = ? AND (run_start_ms, history_length) < (?, ?)',
+        ),
+        readTrace: this.db.prepare('SELECT line, run_start_ms, history_length FROM trace_lines WHERE run_id = ? ORDER BY seq'),
         putOutput: this.db.prepare('INSERT INTO outputs (ref, body, created_at) VALUES (?, ?, ?) ON CONFLICT (ref) DO NOTHING'),
         getOutput: this.db.prepare('SELECT body FROM outputs WHERE ref = ?'),
         // One statement: the write lock makes "max + 1" atomic across connections and processes.
@@ -195,15 +205,22 @@ export class SqliteStore implements AgentStore {
     });
   }
 
-  appendTrace(line: TraceLine): Promise<boolean> {
+  appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean> {
     return this.call(() => {
       checkTraceLine(line);
-      return Number(this.sql.appendTrace.run(line.runId, line.seq, JSON.stringify(line)).changes) === 1;
+      const json = JSON.stringify(line);
+      const { runStartMs, historyLength } = task ?? { runStartMs: null, historyLength: null };
+      if (Number(this.sql.appendTrace.run(line.runId, line.seq, json, runStartMs, historyLength).changes) === 1) return true;
+      if (!task) return false;
+      // The seq is taken: by this very line (a retried write), or by a task Temporal refused.
+      const stored = this.sql.getTraceLine.get(line.runId, line.seq) as { line: string };
+      const replaced = Number(this.sql.replaceTrace.run(json, runStartMs, historyLength, line.runId, line.seq, runStartMs, historyLength).changes) === 1;
+      return replaced && !sameContent(stored.line, line);
     });
   }
 
   readTrace(runId: string): Promise<TraceLine[]> {
-    return this.call(() => (this.sql.readTrace.all(runId) as { line: string }[]).map((row) => JSON.parse(row.line) as TraceLine));
+    return this.call(() => currentLines(this.sql.readTrace.all(runId) as unknown as TraceRow[]));
   }
 
   putOutput(text: string): Promise<string> {

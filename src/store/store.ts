@@ -11,6 +11,7 @@
  */
 import type { ChatMessage } from '../wire/types.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
+import type { TraceTask } from './trace-tasks.ts';
 
 /** One link of a run's transcript chain: the messages new since `prev` (null for the first link). */
 export interface TranscriptLink {
@@ -109,11 +110,13 @@ export interface AgentStore {
 
   // ── Traces: unique by run id + seq ────────────────────────────────────────────────────────────────
   /**
-   * Appends a trace line; a line whose (runId, seq) is already stored is ignored (resolves false).
-   * `seq` must be a positive integer.
+   * Appends a trace line written by the workflow task `task`; `seq` must be a positive integer. A line
+   * whose (runId, seq) is already stored is ignored (resolves false), unless an earlier task wrote it:
+   * then the stored line was a refused task's and this one takes its place (resolves true if it says
+   * something else). See trace-tasks.ts.
    */
-  appendTrace(line: TraceLine): Promise<boolean>;
-  /** The run's trace lines ordered by seq, from whichever host wrote them. */
+  appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean>;
+  /** The run's trace lines ordered by seq, from whichever host wrote them, without any a refused task left. */
   readTrace(runId: string): Promise<TraceLine[]>;
 
   // ── Large tool outputs: content-addressed ─────────────────────────────────────────────────────────

@@ -1,7 +1,8 @@
 /**
  * The workflow's trace lines, written to the store from the worker's sink (never called during replay).
  * Each line carries a sequence number from the workflow and the store keeps (runId, seq) unique, so a
- * workflow task retried on another host never duplicates a line. A line new to the store is also
+ * workflow task retried on another host never duplicates a line; with each line goes the task that
+ * wrote it, so the lines of a task Temporal refused give way to its replacement's (store/trace-tasks.ts). A line new to the store is also
  * appended to the run's live event stream (SSE clients). The sink is awaited before the task completes,
  * so a run's lines are in the store once the task that emitted them has completed (a reader of a closed
  * run sees them all); a line the store could not take (an outage) is kept and written again on the run's
@@ -10,13 +11,16 @@
  * Lines are written in order per run, one run's queue independent of the others': many workflows' sinks
  * call `write` concurrently, and one run's task does not wait behind another run's store writes.
  */
+import type { InjectedSinks } from '@temporalio/worker';
 import type { AgentStore } from '../store/store.ts';
-import type { TraceLine } from '../wire/trace-events.ts';
+import type { TraceTask } from '../store/trace-tasks.ts';
+import type { TraceLine, TraceSinks } from '../wire/trace-events.ts';
 
 const RETRY_EVERY_MS = 1000;
 
 interface Pending {
   line: TraceLine;
+  task: TraceTask | undefined;
   /** The trace row is written; the event (if the line was new) is what remains. */
   traced: boolean;
 }
@@ -41,13 +45,18 @@ export class TraceSink {
     this.warn = warn;
   }
 
-  write(line: TraceLine): Promise<void> {
+  /** The workflow's `trace` sink, writing each line with the task that emitted it. */
+  sinks(): InjectedSinks<TraceSinks> {
+    return { trace: { emit: { fn: (info, line) => this.write(line, { runStartMs: info.runStartTime.getTime(), historyLength: info.historyLength }), callDuringReplay: false } } };
+  }
+
+  write(line: TraceLine, task?: TraceTask): Promise<void> {
     let queue = this.runs.get(line.runId);
     if (!queue) {
       queue = { pending: [], flushing: Promise.resolve(), retry: null };
       this.runs.set(line.runId, queue);
     }
-    queue.pending.push({ line, traced: false });
+    queue.pending.push({ line, task, traced: false });
     return this.flush(line.runId, queue);
   }
 
@@ -71,7 +80,7 @@ export class TraceSink {
       try {
         if (!next.traced) {
           // A line already in the store (a retried task) is not an event again.
-          const isNew = await this.store.appendTrace(next.line);
+          const isNew = await this.store.appendTrace(next.line, next.task);
           next.traced = true;
           if (!isNew) {
             pending.shift();

@@ -4,10 +4,9 @@
  */
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { Worker, type InjectedSinks, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import type { ModelEndpoints } from '../../activities/model-endpoints.ts';
-import type { TraceSinks } from '../wire/trace-events.ts';
 import { contractsByName } from '../tools/contracts.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import { builtinTools, createToolRegistry } from '../tools/registry.ts';
@@ -116,9 +115,6 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   if (missing.length) console.warn(`This worker has no implementation of: ${missing.join(', ')}. Runs that call them get an error.`);
   const dataConverter = options.dataConverter ?? agentDataConverter();
   const traces = new TraceSink(store);
-  const sinks: InjectedSinks<TraceSinks> = {
-    trace: { emit: { fn: (_info, line) => traces.write(line), callDuringReplay: false } },
-  };
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
@@ -136,7 +132,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
       mcp,
     }),
-    sinks: { ...sinks, ...tracing.sinks },
+    sinks: { ...traces.sinks(), ...tracing.sinks },
     ...workflowTaskLimits(options),
     ...WORKER_TIMING,
     dataConverter,

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type InjectedSinks } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { quietTemporalLogs } from '../../src/worker/temporal-logs.ts';
 import { openStore } from '../../src/store/open-store.ts';
@@ -15,7 +15,6 @@ import { builtinTools, createToolRegistry } from '../../src/tools/registry.ts';
 import { TraceSink } from '../../src/worker/trace-sink.ts';
 import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
 import { WORKER_TIMING } from '../../src/worker/worker.ts';
-import type { TraceSinks } from '../../src/wire/trace-events.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -30,7 +29,6 @@ const workspace = env('AGENT_WORKSPACE');
 const connection = await NativeConnection.connect({ address: env('TEMPORAL_ADDRESS') });
 const store = await openStore({ dataDir });
 const traces = new TraceSink(store);
-const sinks: InjectedSinks<TraceSinks> = { trace: { emit: { fn: (_info, line) => traces.write(line), callDuringReplay: false } } };
 const worker = await Worker.create({
   connection,
   taskQueue,
@@ -48,7 +46,7 @@ const worker = await Worker.create({
   }),
   // Local activities only: every other activity runs on the test's activity worker.
   enableNonLocalActivities: false,
-  sinks,
+  sinks: traces.sinks(),
   ...WORKER_TIMING,
 });
 console.error(`Worker polling task queue "${taskQueue}" (workflow tasks and local activities only), identity ${worker.options.identity}`);
