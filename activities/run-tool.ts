@@ -117,7 +117,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
     } finally {
       heartbeats?.close();
       clearTimeout(abandon);
-      progress.close();
+      await progress.close();
     }
   };
 }

@@ -148,6 +148,12 @@ test('a call that stops the run lets its sibling finish first: nothing is left r
   assert.equal(tool?.closedAs, 'Completed', 'the scan activity completed');
   assert.equal(eventTypes(history).at(-1), 'WorkflowExecutionCompleted');
   assert.ok(eventId(tool.closed!) < (history.events?.length ?? 0), 'before the run completed');
+  // Its last progress label reached Temporal before its result: a signal after it would have made Temporal
+  // refuse the task that ends the run, which then replays the run to handle the signal.
+  const labels = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'toolProgress');
+  assert.equal((payloadJson(labels.at(-1)?.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0]) as { label?: string }).label, 'scanned 200 of 200 files');
+  assert.ok(eventId(labels.at(-1)!) < eventId(tool.closed!), 'the last label came before the result');
+  assert.ok(!eventTypes(history).includes('WorkflowTaskFailed'), 'no workflow task was refused');
   const types = (await h.trace(result.runId)).map((l) => l.type).filter((t) => t !== 'tool_progress');
   assert.deepEqual(types.slice(-3), ['tool_start', 'tool_result', 'run_stopped'], 'its result is traced before the stop');
 });
