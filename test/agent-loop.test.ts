@@ -16,10 +16,7 @@ before(async () => {
   // The proxy shows the usage the model server really sent, and answers with errors where a test asks.
   h = await startHarness('loop', { modelProxy: true });
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 const GOAL = 'Which log file mentions a timeout?';
 /** runaway repeats one call forever: these tests are about the turn and budget caps, not repetition. */

@@ -11,10 +11,7 @@ let h: Harness;
 before(async () => {
   h = await startHarness('approval');
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 const GOAL = 'Free some disk space in the workspace.';
 const accessLog = () => path.join(h.workspace, 'access.log');

@@ -19,10 +19,7 @@ let h: Harness;
 before(async () => {
   h = await startHarness('cancel', { tools: observedTools(scans), modelProxy: true });
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 describe('slow-scan', () => {
   test('without a cancel it completes, and progress labels show in the state query while it runs', async () => {

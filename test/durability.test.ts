@@ -24,8 +24,7 @@ before(async () => {
 });
 after(async () => {
   await live?.kill();
-  await h.replayAll();
-  await h.close();
+  await h.replayAndClose();
 });
 
 /**

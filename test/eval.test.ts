@@ -15,10 +15,7 @@ let h: Harness;
 before(async () => {
   h = await startHarness('eval');
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 function evalOptions() {
   return {

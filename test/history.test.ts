@@ -32,10 +32,7 @@ let h: Harness;
 before(async () => {
   h = await startHarness('history', { workerStore: signalBeforeTheEnd });
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 const GOAL = 'Which log file mentions a timeout?';
 

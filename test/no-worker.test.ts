@@ -16,10 +16,7 @@ let h: Harness;
 before(async () => {
   h = await startHarness('no-worker');
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 test('with every worker stopped, the state and the pending approval are read from the memo, and the CLI approves it', async () => {
   writeFileSync(path.join(h.workspace, 'access.log'), 'old\n');

@@ -14,10 +14,7 @@ let h: Harness;
 before(async () => {
   h = await startHarness('receipt');
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 const GOAL = 'Free some disk space.';
 const restore = () => writeFileSync(path.join(h.workspace, 'access.log'), 'old\n');

@@ -28,10 +28,7 @@ let h: Harness;
 before(async () => {
   h = await startHarness('safety');
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 const file = (name: string) => path.join(h.workspace, name);
 

@@ -11,10 +11,7 @@ let h: Harness;
 before(async () => {
   h = await startHarness('stops');
 });
-after(async () => {
-  await h.replayAll();
-  await h.close();
-});
+after(() => h.replayAndClose());
 
 const GOAL = 'Look around the workspace.';
 

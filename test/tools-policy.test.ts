@@ -18,10 +18,7 @@ describe('with the built-in tools', () => {
   before(async () => {
     h = await startHarness('tools');
   });
-  after(async () => {
-    await h.replayAll();
-    await h.close();
-  });
+  after(() => h.replayAndClose());
 
   test('an identical read-only call runs once: two tool calls, one tool run', async () => {
     const result = await h.run({ goal: GOAL, model: 'scripted:read-twice' });

@@ -63,6 +63,8 @@ export interface Harness {
    */
   replayAll(): Promise<number>;
   close(): Promise<void>;
+  /** A file's end: `replayAll`, then `close` even if the replay failed (a worker left running would keep the file from ending). */
+  replayAndClose(): Promise<void>;
 }
 
 export const scenario = (file: string) => `scripted:${path.join(PROJECT_ROOT, 'test', 'scenarios', file)}`;
@@ -129,6 +131,38 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
   };
   const histories = () => collectHistories(temporal, taskQueue, started);
 
+  const replayAll = async () => {
+    const all = await histories();
+    if (all.length === 0) throw new Error(`nothing to replay: no run was started on ${taskQueue}`);
+    const results = Worker.runReplayHistories(
+      {
+        workflowBundle: await workflowBundle(),
+        sinks: { trace: { emit: { fn: () => {}, callDuringReplay: false } } },
+        ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+      },
+      all.map(({ workflowId, history }) => ({ workflowId, history })),
+    );
+    const failures: string[] = [];
+    let replayed = 0;
+    for await (const result of results) {
+      replayed++;
+      if (result.error) failures.push(`${result.workflowId} (${result.runId}): ${result.error.message}`);
+    }
+    if (failures.length) throw new Error(`Replay failed for ${failures.length} of ${replayed} histories:\n${failures.join('\n')}`);
+    if (replayed !== all.length) throw new Error(`replayed ${replayed} of ${all.length} histories`);
+    return replayed;
+  };
+
+  const close = async () => {
+    await stopWorker();
+    await store.close();
+    await model?.close();
+    await scripted.close();
+    await connection.close();
+    await ownServer?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
   return {
     agents,
     temporal,
@@ -164,35 +198,14 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
         return check(state) ? state : undefined;
       }, what),
     histories,
-    async replayAll() {
-      const all = await histories();
-      if (all.length === 0) throw new Error(`nothing to replay: no run was started on ${taskQueue}`);
-      const results = Worker.runReplayHistories(
-        {
-          workflowBundle: await workflowBundle(),
-          sinks: { trace: { emit: { fn: () => {}, callDuringReplay: false } } },
-          ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-        },
-        all.map(({ workflowId, history }) => ({ workflowId, history })),
-      );
-      const failures: string[] = [];
-      let replayed = 0;
-      for await (const result of results) {
-        replayed++;
-        if (result.error) failures.push(`${result.workflowId} (${result.runId}): ${result.error.message}`);
+    replayAll,
+    close,
+    async replayAndClose() {
+      try {
+        await replayAll();
+      } finally {
+        await close();
       }
-      if (failures.length) throw new Error(`Replay failed for ${failures.length} of ${replayed} histories:\n${failures.join('\n')}`);
-      if (replayed !== all.length) throw new Error(`replayed ${replayed} of ${all.length} histories`);
-      return replayed;
-    },
-    async close() {
-      await stopWorker();
-      await store.close();
-      await model?.close();
-      await scripted.close();
-      await connection.close();
-      await ownServer?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
