@@ -3,14 +3,15 @@
  * the fixtures are able to catch an incompatible change.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { quietTemporalLogs } from '../src/worker/temporal-logs.ts';
-import { workflowBundle } from '../src/worker/workflow-bundle.ts';
+import { pruneBundleCache, workflowBundle } from '../src/worker/workflow-bundle.ts';
 import { activities, eventTypes, localActivities, payloadJson, type History } from './helpers/histories.ts';
 
 const root = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
@@ -61,6 +62,28 @@ test("the workflow bundle's source map keeps its mappings and leaves the sources
   assert.ok(map.sources.some((source) => source.endsWith(path.join('workflows', 'agent.ts'))), 'frames map to the workflow sources');
   assert.ok(map.mappings.length > 100_000);
   assert.equal(map.sourcesContent, undefined);
+});
+
+test('the bundle cache deletes, when it builds a bundle, the bundles no process loaded for a week', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bundle-cache-'));
+  try {
+    const day = 24 * 60 * 60 * 1000;
+    const now = Date.now();
+    const bundle = (name: string, loadedDaysAgo: number) => {
+      writeFileSync(path.join(dir, name), '');
+      const at = new Date(now - loadedDaysAgo * day);
+      utimesSync(path.join(dir, name), at, at);
+    };
+    bundle('workflow-bundle-aaaa.js', 8);
+    bundle('workflow-bundle-bbbb-1f4271c2.js', 30);
+    bundle('workflow-bundle-cccc.js', 6);
+    bundle('workflow-bundle-dddd-np.js', 0);
+    bundle('test-times.json', 30);
+    assert.deepEqual(pruneBundleCache(dir, now).sort(), ['workflow-bundle-aaaa.js', 'workflow-bundle-bbbb-1f4271c2.js']);
+    assert.deepEqual(readdirSync(dir).sort(), ['test-times.json', 'workflow-bundle-cccc.js', 'workflow-bundle-dddd-np.js']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the v0.4 set holds continue-as-new steps, research children, a crash retry and a parallel stop', () => {

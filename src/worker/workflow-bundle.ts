@@ -1,9 +1,10 @@
 /**
  * A prebuilt workflow bundle, cached by the hash of the code that goes into it, so a worker does not
- * run webpack at every start.
+ * run webpack at every start. Each bundle is about 2.3 MB: one that no process has loaded for a week
+ * is deleted when another is built.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { CACHE_DIR, PROJECT_ROOT } from '../paths.ts';
@@ -19,12 +20,45 @@ export async function workflowBundle(options: { interceptorModules?: readonly st
   const modules = [...(options.interceptorModules ?? [])];
   const variant = modules.length ? `-${createHash('sha256').update(modules.map((m) => `${m}\n${readFileSync(m, 'utf8')}`).join('\n')).digest('hex').slice(0, 8)}` : '';
   const codePath = path.join(CACHE_DIR, `workflow-bundle-${sourceHash()}${variant}${PRELOAD_MODULES.length ? '' : '-np'}.js`);
-  if (!existsSync(codePath)) {
+  if (!markLoaded(codePath)) {
     const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, preloadModules: PRELOAD_MODULES, logger: quietLogger });
     mkdirSync(CACHE_DIR, { recursive: true });
     writeFileSync(codePath, withoutSourcesContent(code));
+    pruneBundleCache(CACHE_DIR);
   }
   return { codePath };
+}
+
+/** A cached bundle that no process has loaded for this long goes when another is built. */
+const UNLOADED_FOR_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Records that the bundle is loaded now, in its modification time; false if there is no such bundle. */
+function markLoaded(codePath: string): boolean {
+  try {
+    const now = new Date();
+    utimesSync(codePath, now, now);
+    return true;
+  } catch (error) {
+    // A cache the process may read but not touch (a read-only image) is used as it is.
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
+/** Deletes the bundles in `dir` that no process has loaded for a week; returns their names. */
+export function pruneBundleCache(dir: string, now = Date.now()): string[] {
+  const deleted: string[] = [];
+  for (const file of readdirSync(dir)) {
+    if (!/^workflow-bundle-[\w-]+\.js$/.test(file)) continue;
+    const bundle = path.join(dir, file);
+    try {
+      if (now - statSync(bundle).mtimeMs <= UNLOADED_FOR_MS) continue;
+      rmSync(bundle, { force: true });
+      deleted.push(file);
+    } catch {
+      // Deleted meanwhile by another process's pruning.
+    }
+  }
+  return deleted;
 }
 
 /** Part of the cache key: change it when how the bundle is written changes. */
