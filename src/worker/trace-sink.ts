@@ -2,16 +2,18 @@
  * The workflow's trace lines, written to the store from the worker's sink (never called during replay).
  * Each line carries a sequence number from the workflow and the store keeps (runId, seq) unique, so a
  * workflow task retried on another host never duplicates a line; with each line goes the task that
- * wrote it, so the lines of a task Temporal refused give way to its replacement's (store/trace-tasks.ts). A line new to the store is also
- * appended to the run's live event stream (SSE clients). The sink is awaited before the task completes,
- * so a run's lines are in the store once the task that emitted them has completed (a reader of a closed
- * run sees them all); a line the store could not take (an outage) is kept and written again on the run's
- * next line or within a second, so a short outage delays the trace instead of losing it.
+ * wrote it, so the lines of a task Temporal refused give way to its replacement's (store/trace-tasks.ts).
+ * A line new to the store is also appended to the run's live event stream (SSE clients). The sink is
+ * awaited before the task completes, so a run's lines are in the store once the task that emitted them
+ * has completed (a reader of a closed run sees them all); a line the store could not take (an outage) is
+ * kept and written again on the run's next line or within a second, so a short outage delays the trace
+ * instead of losing it.
  *
  * Lines are written in order per run, one run's queue independent of the others': many workflows' sinks
  * call `write` concurrently, and one run's task does not wait behind another run's store writes.
  */
 import type { InjectedSinks } from '@temporalio/worker';
+import type { WorkflowInfo } from '@temporalio/workflow';
 import type { AgentStore } from '../store/store.ts';
 import type { TraceTask } from '../store/trace-tasks.ts';
 import type { TraceLine, TraceSinks } from '../wire/trace-events.ts';
@@ -47,7 +49,8 @@ export class TraceSink {
 
   /** The workflow's `trace` sink, writing each line with the task that emitted it. */
   sinks(): InjectedSinks<TraceSinks> {
-    return { trace: { emit: { fn: (info, line) => this.write(line, { runStartMs: info.runStartTime.getTime(), historyLength: info.historyLength }), callDuringReplay: false } } };
+    const emit = (info: WorkflowInfo, line: TraceLine) => this.write(line, { runStartMs: info.runStartTime.getTime(), historyLength: info.historyLength });
+    return { trace: { emit: { fn: emit, callDuringReplay: false } } };
   }
 
   write(line: TraceLine, task?: TraceTask): Promise<void> {
