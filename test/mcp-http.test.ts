@@ -24,9 +24,8 @@ before(async () => {
 });
 after(async () => {
   try {
-    await h.replayAll();
+    await h.replayAndClose();
   } finally {
-    await h.close();
     server.stop();
     rmSync(dir, { recursive: true, force: true });
   }

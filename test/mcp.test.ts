@@ -41,9 +41,8 @@ before(async () => {
 });
 after(async () => {
   try {
-    await h.replayAll();
+    await h.replayAndClose();
   } finally {
-    await h.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -38,9 +38,8 @@ before(async () => {
 after(async () => {
   // Histories recorded by a tracing worker replay on a worker that does not trace.
   try {
-    await h.replayAll();
+    await h.replayAndClose();
   } finally {
-    await h.close();
     await activeTelemetry()?.shutdown();
     rmSync(mcpDir, { recursive: true, force: true });
   }
