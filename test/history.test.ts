@@ -10,6 +10,8 @@ import { approveSignal } from '../src/wire/messages.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 import { activities, eventTypes, executionsOf, localActivities } from './helpers/histories.ts';
+import { startHttp } from './helpers/http-app.ts';
+import { openSse } from './helpers/sse-client.ts';
 
 /**
  * Runs whose last workflow task Temporal is to refuse: the worker's store holds that task's run_stopped
@@ -107,20 +109,38 @@ test('quick read-only tools run as local activities: a marker in history, no act
   assert.equal(localActivities(scanHistory, 'runTool').length, 0);
 });
 
-test("a workflow task Temporal refuses leaves no trace line: the lines of the task that replaced it stand", async () => {
+test("a workflow task Temporal refuses leaves no trace line, and the live stream ends on its replacement's run_stopped", async () => {
   const runId = `run-refused-${Date.now().toString(36)}`;
   refuseLastTask.add(runId);
-  await h.agents.startRun({ goal: `${GOAL} (refused)`, model: 'scripted:plan', workspace: h.workspace }, { runId });
-  const result = await h.agents.result(runId);
-  assert.equal(result.status, 'completed');
-  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
-  const failed = history.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
-  assert.equal(failed?.cause, proto.temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND, 'the task that completed the run was refused');
-  const lines = await h.trace(runId);
-  assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => i + 1), 'no gaps, no duplicates');
-  // The refused task had traced the last turn and the end; its replacement handled the signal first.
-  assert.deepEqual(lines.slice(-3).map((l) => l.type), ['approval_refused', 'turn', 'run_stopped'], "the replacement's lines");
-  assert.equal(lines.filter((l) => l.type === 'run_stopped').length, 1, "the refused task's run_stopped is gone");
+  const api = await startHttp(h);
+  try {
+    await h.agents.startRun({ goal: `${GOAL} (refused)`, model: 'scripted:plan', workspace: h.workspace }, { runId });
+    const live = await openSse(`${api.url}/runs/${runId}/events`);
+    const result = await h.agents.result(runId);
+    assert.equal(result.status, 'completed');
+    const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+    const failed = history.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
+    assert.equal(failed?.cause, proto.temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND, 'the task that completed the run was refused');
+    const lines = await h.trace(runId);
+    assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => i + 1), 'no gaps, no duplicates');
+    // The refused task had traced the last turn and the end; its replacement handled the signal first.
+    assert.deepEqual(lines.slice(-3).map((l) => l.type), ['approval_refused', 'turn', 'run_stopped'], "the replacement's lines");
+    assert.equal(lines.filter((l) => l.type === 'run_stopped').length, 1, "the refused task's run_stopped is gone");
+
+    // The store's event log has both tasks' lines; the stream sent one run_stopped, the replacement's, last,
+    // and kept by seq (the latest line for each), what it sent is the stored trace.
+    await live.ended;
+    const stored = (await h.store.readEvents(runId)).map((e) => e.event as TraceLine);
+    assert.equal(stored.filter((l) => l.type === 'run_stopped').length, 2, "the refused task's run_stopped went to the event log too");
+    const sent = live.events.map((e) => e.data as TraceLine);
+    assert.deepEqual(sent.filter((l) => l.type === 'run_stopped'), [lines.at(-1)], "only the replacement's run_stopped was sent");
+    assert.equal(sent.at(-1)?.type, 'run_stopped');
+    const bySeq = new Map<number, TraceLine>();
+    for (const line of sent) if (line.seq !== undefined) bySeq.set(line.seq, line);
+    assert.deepEqual([...bySeq.values()], lines);
+  } finally {
+    await api.close();
+  }
 });
 
 test('every execution of every run on the task queue is replayed: each continue-as-new step, each child', async () => {

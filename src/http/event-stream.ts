@@ -7,10 +7,17 @@
  * proxies from closing an idle stream. The stream ends after `run_stopped`; a reconnect to a run that has
  * ended and has nothing more to send gets 204, which tells EventSource to stop reconnecting.
  *
+ * `run_stopped` goes out once the run has closed in Temporal. The worker stores a task's lines before it
+ * reports the task done, and Temporal refuses a task that completes the run if a signal came in meanwhile:
+ * the task that replaces it handles the signal and writes its own lines from the same seq on. So a
+ * `run_stopped` followed by more events was a refused task's and is never sent, and a line whose seq was
+ * sent before is a replacement (a client keeps the latest line per seq).
+ *
  * All clients of one run in this process share one store subscription (a hub): the store reads each new
  * event once, however many browsers watch the run. A joining client reads what it missed from the store
  * while the hub's live events wait in its buffer, then goes live; ids decide, so nothing is sent twice.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentStore, StoredEvent, Unsubscribe } from '../store/store.ts';
 
@@ -27,6 +34,9 @@ export interface EventStreamOptions {
 const RETRY_MS = 1000;
 /** A client this far behind (bytes buffered) is dropped; it reconnects with its Last-Event-ID and catches up. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** How often a held `run_stopped` asks whether the run has closed: its task usually completes within ms. */
+const FIRST_CLOSE_CHECK_MS = 20;
+const MAX_CLOSE_CHECK_MS = 1000;
 
 export function formatEvent(event: StoredEvent): string {
   return `id: ${event.id}\ndata: ${JSON.stringify(event.event)}\n\n`;
@@ -98,18 +108,45 @@ export class EventStreams {
     });
     res.write(`retry: ${RETRY_MS}\n: stream of ${runId} after event ${afterId}\n\n`);
 
-    let lastSent = afterId;
+    /** The last event id taken (sent, held or dropped). */
+    let lastSeen = afterId;
     let ended = false;
     let idle = true;
     /** Live events that arrive while the client still reads what it missed. */
     let buffered: StoredEvent[] | null = [];
-    const write = (event: StoredEvent) => {
-      if (ended || event.id <= lastSent) return;
-      lastSent = event.id;
+    /** A `run_stopped` not sent yet: the task that wrote it may still be refused, until the run has closed. */
+    let held: StoredEvent | null = null;
+    const send = (event: StoredEvent) => {
       idle = false;
       res.write(formatEvent(event));
-      if (isRunStopped(event)) end();
-      else if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+      if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+    };
+    const write = (event: StoredEvent) => {
+      if (ended || event.id <= lastSeen) return;
+      lastSeen = event.id;
+      // An event after run_stopped: the task that wrote run_stopped was refused; its replacement's lines follow.
+      held = null;
+      if (isRunStopped(event)) void sendOnceClosed((held = event));
+      else send(event);
+    };
+    const sendOnceClosed = async (stop: StoredEvent) => {
+      for (let wait = options.open ? FIRST_CLOSE_CHECK_MS : 0; ; wait = Math.min(Math.max(wait, FIRST_CLOSE_CHECK_MS) * 2, MAX_CLOSE_CHECK_MS)) {
+        if (wait) await sleep(wait, undefined, { ref: false });
+        if (ended || held !== stop) return;
+        try {
+          if (await options.runIsOpen()) continue;
+          // Closed: its last task's lines are all stored, so anything stored after `stop` replaces it.
+          for (const event of await this.store.readEvents(runId, stop.id)) write(event);
+        } catch (error) {
+          request.log.warn({ err: error }, `event stream of ${runId} waits to learn whether the run has closed`);
+          continue;
+        }
+        if (held === stop) {
+          send(stop);
+          end();
+        }
+        return;
+      }
     };
     const deliver: Deliver = (event) => (buffered ? buffered.push(event) : write(event));
     const hub = this.join(runId, deliver, request.log);
@@ -118,7 +155,7 @@ export class EventStreams {
       res.write(': heartbeat\n\n');
       if (!idle) return void (idle = true);
       // Idle for a whole beat: a run that ended without run_stopped (terminated) ends its stream too.
-      options.runIsOpen().then((open) => open || end(), () => {});
+      if (!held) options.runIsOpen().then((open) => open || end(), () => {});
     }, options.heartbeatMs ?? 15_000);
     const end = () => {
       if (ended) return;

@@ -17,6 +17,7 @@ export const eventRoutes: FastifyPluginCallbackZod<{ agents: AgentClient; stream
           'text/event-stream: `id: <n>` and `data: <event JSON>` per event — turn, model_delta (streamed model text),',
           'tool_start, tool_progress, tool_result, approval_required, approval_decided, input_required, input_received,',
           'cancel_requested (a cancel Temporal has taken, with its reason), stopping (the run cancels its work in flight: cancelled, or out of wall time), run_stopped (then the stream ends), … A comment line every 15 s keeps the stream open.',
+          'run_stopped is sent once the run has closed in Temporal; a trace line whose seq was sent before replaces it (Temporal refused the task that wrote the first).',
           'Reconnect with `Last-Event-ID` (or `?after=`) to get exactly the events after it; 204 when the run has ended and nothing is left.',
           'EventSource cannot send headers: pass the token as `?access_token=`.',
         ].join(' '),

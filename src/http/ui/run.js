@@ -211,17 +211,19 @@ function traceRow(id, e) {
     .filter(([k]) => !['runId', 'seq', 'at', 'type', 'callKey', 'toolName'].includes(k))
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join('  ');
-  traceBody.append(
-    el(
-      'tr',
-      { dataset: { seq, eventId: id } },
-      el('td', { class: 'num' }, seq),
-      el('td', { title: at }, time(at)),
-      el('td', {}, el('span', { class: `kind kind-${type}` }, type)),
-      el('td', {}, callKey ? el('code', {}, callKey) : '', toolName ? ` ${toolName}` : ''),
-      el('td', { class: 'detail' }, detail),
-    ),
+  // A line whose seq is shown already replaces it: Temporal refused the task that wrote the first (README, Traces).
+  const shown = traceBody.querySelector(`tr[data-seq="${seq}"]`);
+  const row = el(
+    'tr',
+    { dataset: { seq, eventId: id } },
+    el('td', { class: 'num' }, seq),
+    el('td', { title: at }, time(at)),
+    el('td', {}, el('span', { class: `kind kind-${type}` }, type)),
+    el('td', {}, callKey ? el('code', {}, callKey) : '', toolName ? ` ${toolName}` : ''),
+    el('td', { class: 'detail' }, detail),
   );
+  if (shown) shown.replaceWith(row);
+  else traceBody.append(row);
 }
 
 // ── Cancel ───────────────────────────────────────────────────────────────────────────────────────────
