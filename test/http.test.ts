@@ -290,6 +290,17 @@ describe('events (SSE)', () => {
     assert.deepEqual(c.events.map((e) => e.id), ids);
   });
 
+  test('an announcement stored after run_stopped (a cancel that raced the end) does not keep the stream from ending on run_stopped', async () => {
+    const runId = await start('scripted:plan');
+    await h.agents.result(runId);
+    const late = await h.store.appendEvent(runId, { type: 'cancel_requested', reason: 'too late' });
+    const stream = await openSse(`${api.url}/runs/${runId}/events`, { token: VIEWER });
+    await stream.ended;
+    const ids = stream.events.map((e) => e.id);
+    assert.deepEqual(ids, (await h.store.readEvents(runId)).map((e) => e.id).filter((id) => id < late.id), 'every event up to the end, in order');
+    assert.equal(typeOf(stream.events.at(-1)!), 'run_stopped');
+  });
+
   test('live: events arrive as they are appended, heartbeats keep an idle stream open', async () => {
     const runId = await start('scripted:delete-approval');
     await waitingApproval(runId);

@@ -10,8 +10,8 @@
  * `run_stopped` goes out once the run has closed in Temporal. The worker stores a task's lines before it
  * reports the task done, and Temporal refuses a task that completes the run if a signal came in meanwhile:
  * the task that replaces it handles the signal and writes its own lines from the same seq on. So a
- * `run_stopped` followed by more events was a refused task's and is never sent, and a line whose seq was
- * sent before is a replacement (a client keeps the latest line per seq).
+ * `run_stopped` followed by more trace lines was a refused task's and is never sent, and a line whose seq
+ * was sent before is a replacement (a client keeps the latest line per seq).
  *
  * All clients of one run in this process share one store subscription (a hub): the store reads each new
  * event once, however many browsers watch the run. A joining client reads what it missed from the store
@@ -44,6 +44,11 @@ export function formatEvent(event: StoredEvent): string {
 
 export function isRunStopped(event: StoredEvent): boolean {
   return (event.event as { type?: unknown } | null)?.type === 'run_stopped';
+}
+
+/** A line of the workflow's trace (it has a seq), as opposed to streamed model text or a client's announcement. */
+function isTraceLine(event: StoredEvent): boolean {
+  return typeof (event.event as { seq?: unknown } | null)?.seq === 'number';
 }
 
 type Deliver = (event: StoredEvent) => void;
@@ -108,7 +113,7 @@ export class EventStreams {
     });
     res.write(`retry: ${RETRY_MS}\n: stream of ${runId} after event ${afterId}\n\n`);
 
-    /** The last event id taken (sent, held or dropped). */
+    /** The last event id taken (sent, held, waiting or dropped). */
     let lastSeen = afterId;
     let ended = false;
     let idle = true;
@@ -116,6 +121,8 @@ export class EventStreams {
     let buffered: StoredEvent[] | null = [];
     /** A `run_stopped` not sent yet: the task that wrote it may still be refused, until the run has closed. */
     let held: StoredEvent | null = null;
+    /** Events that came after the held `run_stopped` (ids stay in order); they go only if it was refused. */
+    const behindHeld: StoredEvent[] = [];
     const send = (event: StoredEvent) => {
       idle = false;
       res.write(formatEvent(event));
@@ -124,8 +131,13 @@ export class EventStreams {
     const write = (event: StoredEvent) => {
       if (ended || event.id <= lastSeen) return;
       lastSeen = event.id;
-      // An event after run_stopped: the task that wrote run_stopped was refused; its replacement's lines follow.
-      held = null;
+      if (held) {
+        // Not a trace line (a client's cancel_requested, say): it may come after the end, and waits.
+        if (!isTraceLine(event)) return void behindHeld.push(event);
+        // A trace line: the task that wrote run_stopped was refused; its replacement's lines follow.
+        held = null;
+        for (const waiting of behindHeld.splice(0)) send(waiting);
+      }
       if (isRunStopped(event)) void sendOnceClosed((held = event));
       else send(event);
     };
@@ -135,7 +147,7 @@ export class EventStreams {
         if (ended || held !== stop) return;
         try {
           if (await options.runIsOpen()) continue;
-          // Closed: its last task's lines are all stored, so anything stored after `stop` replaces it.
+          // Closed: its last task's lines are all stored, so a trace line stored after `stop` means it was refused.
           for (const event of await this.store.readEvents(runId, stop.id)) write(event);
         } catch (error) {
           request.log.warn({ err: error }, `event stream of ${runId} waits to learn whether the run has closed`);
