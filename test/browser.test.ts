@@ -12,6 +12,7 @@ import { PROJECT_ROOT } from '../src/paths.ts';
 import type { TokenEntry } from '../src/http/auth.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 import { startHttp, type TestHttp } from './helpers/http-app.ts';
+import { RefusedLastTasks } from './helpers/refused-task.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(PROJECT_ROOT, '.data', 'test-artifacts');
@@ -24,12 +25,13 @@ if (missing && process.env.CI) throw new Error(`browser tests need Chromium in C
 
 let h: Harness;
 let api: TestHttp;
+const refused = new RefusedLastTasks(() => h.temporal);
 let browser: BrowserContext;
 let profile: string;
 
 before(async () => {
   if (missing) return;
-  h = await startHarness('browser');
+  h = await startHarness('browser', { workerStore: refused.workerStore });
   api = await startHttp(h, { tokens: TOKENS });
   profile = mkdtempSync(path.join(tmpdir(), 'agent-chromium-'));
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -154,6 +156,21 @@ describe('inbox and run page in Chromium', { skip: missing ?? false }, () => {
     const stored = (await h.store.readEvents(runId)).map((e) => e.id);
     assert.deepEqual(shown.sort((a, b) => a - b), stored, 'every event of the run, once, after the reload');
     assert.ok((await h.store.readEvents(runId)).some((e) => (e.event as { type: string }).type === 'tool_progress'), 'the run reported progress');
+    await page.close();
+  });
+
+  test("a run whose last workflow task Temporal refused: the trace table shows the replacement's lines, each seq once", async () => {
+    const runId = refused.runId('run-refused');
+    await h.agents.startRun({ goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: h.workspace }, { runId });
+    const page = await signedInPage();
+    await page.goto(`${api.url}/ui/runs/${runId}`);
+    await page.locator('#stream[data-connection="ended"]').waitFor();
+    const trace = await h.trace(runId);
+    assert.ok(trace.some((l) => l.type === 'approval_refused'), 'the replacement handled the signal');
+    const rows: [number, string | null][] = [];
+    for (const row of await page.locator('#trace tbody tr').all()) rows.push([Number(await row.getAttribute('data-seq')), await row.locator('.kind').textContent()]);
+    assert.deepEqual(rows, trace.map((l) => [l.seq, l.type]));
+    assert.equal(await page.locator('#stream [data-type="run_stopped"]').count(), 1);
     await page.close();
   });
 

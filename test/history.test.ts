@@ -4,35 +4,18 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import proto from '@temporalio/proto';
-import type { AgentStore } from '../src/store/store.ts';
-import type { TraceTask } from '../src/store/trace-tasks.ts';
-import { approveSignal } from '../src/wire/messages.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 import { activities, eventTypes, executionsOf, localActivities } from './helpers/histories.ts';
 import { startHttp } from './helpers/http-app.ts';
+import { RefusedLastTasks } from './helpers/refused-task.ts';
 import { openSse } from './helpers/sse-client.ts';
 
-/**
- * Runs whose last workflow task Temporal is to refuse: the worker's store holds that task's run_stopped
- * line (the sink is awaited before the task completes) until a signal has come in, so the task that
- * completes the run is refused (UnhandledCommand) and another task, which also handles the signal, replaces it.
- */
-const refuseLastTask = new Set<string>();
-const signalBeforeTheEnd = (store: AgentStore): AgentStore =>
-  Object.assign(Object.create(store) as AgentStore, {
-    async appendTrace(line: TraceLine, task?: TraceTask) {
-      if (line.type === 'run_stopped' && refuseLastTask.delete(line.runId)) {
-        // A decision for a call that is not pending: the run traces it as refused.
-        await h.temporal.workflow.getHandle(line.runId).signal(approveSignal, { callKey: 't9.9', argsHash: 'none' });
-      }
-      return store.appendTrace(line, task);
-    },
-  });
+const refused = new RefusedLastTasks(() => h.temporal);
 
 let h: Harness;
 before(async () => {
-  h = await startHarness('history', { workerStore: signalBeforeTheEnd });
+  h = await startHarness('history', { workerStore: refused.workerStore });
 });
 after(() => h.replayAndClose());
 
@@ -110,8 +93,7 @@ test('quick read-only tools run as local activities: a marker in history, no act
 });
 
 test("a workflow task Temporal refuses leaves no trace line, and the live stream ends on its replacement's run_stopped", async () => {
-  const runId = `run-refused-${Date.now().toString(36)}`;
-  refuseLastTask.add(runId);
+  const runId = refused.runId('run-refused');
   const api = await startHttp(h);
   try {
     await h.agents.startRun({ goal: `${GOAL} (refused)`, model: 'scripted:plan', workspace: h.workspace }, { runId });
