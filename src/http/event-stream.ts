@@ -142,6 +142,7 @@ export class EventStreams {
       else send(event);
     };
     const sendOnceClosed = async (stop: StoredEvent) => {
+      let warned = false;
       for (let wait = options.open ? FIRST_CLOSE_CHECK_MS : 0; ; wait = Math.min(Math.max(wait, FIRST_CLOSE_CHECK_MS) * 2, MAX_CLOSE_CHECK_MS)) {
         if (wait) await sleep(wait, undefined, { ref: false });
         if (ended || held !== stop) return;
@@ -150,7 +151,8 @@ export class EventStreams {
           // Closed: its last task's lines are all stored, so a trace line stored after `stop` means it was refused.
           for (const event of await this.store.readEvents(runId, stop.id)) write(event);
         } catch (error) {
-          request.log.warn({ err: error }, `event stream of ${runId} waits to learn whether the run has closed`);
+          if (!warned) request.log.warn({ err: error }, `event stream of ${runId} waits to learn whether the run has closed`);
+          warned = true;
           continue;
         }
         if (held === stop) {
