@@ -212,10 +212,18 @@ export class SqliteStore implements AgentStore {
       const { runStartMs, historyLength } = task ?? { runStartMs: null, historyLength: null };
       if (Number(this.sql.appendTrace.run(line.runId, line.seq, json, runStartMs, historyLength).changes) === 1) return true;
       if (!task) return false;
-      // The seq is taken: by this very line (a retried write), or by a task Temporal refused.
-      const stored = this.sql.getTraceLine.get(line.runId, line.seq) as { line: string };
-      const replaced = Number(this.sql.replaceTrace.run(json, runStartMs, historyLength, line.runId, line.seq, runStartMs, historyLength).changes) === 1;
-      return replaced && !sameContent(stored.line, line);
+      // The seq is taken: by this very line (a retried write), or by a task Temporal refused. Read and replace
+      // under one write lock (PostgreSQL does both in one statement): no other process writes in between.
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const stored = this.sql.getTraceLine.get(line.runId, line.seq) as { line: string };
+        const replaced = Number(this.sql.replaceTrace.run(json, runStartMs, historyLength, line.runId, line.seq, runStartMs, historyLength).changes) === 1;
+        this.db.exec('COMMIT');
+        return replaced && !sameContent(stored.line, line);
+      } catch (error) {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
     });
   }
 
