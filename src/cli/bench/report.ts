@@ -5,7 +5,8 @@ import type { HistoryRow } from './history.ts';
 import type { ParkedResult } from './parked.ts';
 import type { ReplaySpeedRow } from './replay-speed.ts';
 import type { StoreCostRow } from './store-cost.ts';
-import type { TurnsResult } from './turns.ts';
+import type { FloorStep } from './floor-workflow.ts';
+import { PLAN_STEPS, type PlanRuns, type TurnsResult } from './turns.ts';
 
 export interface BenchResults {
   address: string;
@@ -23,6 +24,20 @@ const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
 const times = (x: number) => `${x.toFixed(2)}×`;
 const range = (xs: number[], f: (x: number) => string) => (xs.length > 1 ? `${f(Math.min(...xs))}–${f(Math.max(...xs))}` : f(xs[0] ?? NaN));
 
+/** `['activity', 'local', 'activity']` → "2 activities, 1 local activity". */
+function describeSteps(steps: readonly FloorStep[]): string {
+  const count = (kind: FloorStep, one: string, many: string) => {
+    const n = steps.filter((s) => s === kind).length;
+    return n === 0 ? [] : [`${n} ${n === 1 ? one : many}`];
+  };
+  return [...count('activity', 'activity', 'activities'), ...count('local', 'local activity', 'local activities')].join(', ');
+}
+
+/** What the harness adds per turn beyond Temporal running the same steps with nothing in them. */
+function ownOverheadPerTurnMs(p: PlanRuns): number {
+  return median(p.overheadPerTurnMs) - median(p.sameStepsMs) / p.turnsPerRun;
+}
+
 export function renderReport(r: BenchResults): string {
   const out: string[] = [];
   const section = (title: string, body: string) => out.push(`\n${title}\n\n${body}`);
@@ -34,6 +49,7 @@ export function renderReport(r: BenchResults): string {
       ['  harness overhead per turn (wall − model − tools) / turns', ms(median(p.overheadPerTurnMs)), ms(p95(p.overheadPerTurnMs))],
       ['  time inside the model server per run', ms(median(p.modelMs)), ms(p95(p.modelMs))],
       ['  tool time per run', ms(median(p.toolMs)), ms(p95(p.toolMs))],
+      [`  Temporal alone with the same steps (${describeSteps(PLAN_STEPS[p.modelCall])})`, ms(median(p.sameStepsMs)), ms(p95(p.sameStepsMs))],
     ]);
     section(
       `Turns: the plan scenario (3 model calls, 2 tool runs), ${t.runs} runs one at a time per model-call mode, and Temporal alone on the same server (${r.address})`,
@@ -52,6 +68,8 @@ export function renderReport(r: BenchResults): string {
           [
             ['harness overhead per turn / one activity hop', ...t.plans.map((p) => times(median(p.overheadPerTurnMs) / t.hopMs))],
             ['plan run / Temporal workflow with the same 5 activities', ...t.plans.map((p) => times(median(p.wallMs) / median(t.floor5Ms)))],
+            ['plan run / Temporal alone with the same steps', ...t.plans.map((p) => times(median(p.wallMs) / median(p.sameStepsMs)))],
+            ['harness overhead per turn beyond those steps / one activity hop', ...t.plans.map((p) => times(ownOverheadPerTurnMs(p) / t.hopMs))],
           ],
         ),
     );
@@ -189,6 +207,9 @@ export function jsonReport(r: BenchResults): unknown {
               overheadPerTurnMs: summary(p.overheadPerTurnMs),
               overheadPerTurnOverHop: median(p.overheadPerTurnMs) / r.turns!.hopMs,
               planOverFloor5: median(p.wallMs) / median(r.turns!.floor5Ms),
+              sameStepsMs: summary(p.sameStepsMs),
+              planOverSameSteps: median(p.wallMs) / median(p.sameStepsMs),
+              ownOverheadPerTurnMs: ownOverheadPerTurnMs(p),
               throughput: { ...p.throughput, medianRunsPerSecond: median(p.throughput.rounds.map((x) => x.runsPerSecond)) },
             },
           ]),

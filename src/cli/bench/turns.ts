@@ -1,7 +1,9 @@
 /**
  * Turns: the plan scenario (3 model calls, 2 tool runs) run after run, next to Temporal's own floor on
- * the same server in the same process — a bare workflow with the same five activity round trips, and one
- * with none — so the harness's overhead per turn reads against one Temporal activity hop. Then
+ * the same server in the same process — a bare workflow with five activity round trips, and one with
+ * none — so the harness's overhead per turn reads against one Temporal activity hop; and a bare workflow
+ * with a plan run's own steps (activities and local activities as each model-call mode makes them), so
+ * what the harness adds reads apart from what Temporal costs for the same round trips. Then
  * throughput: 50 plan runs at once, a few rounds. Plan runs are measured for each way of calling the
  * model (`modelCall`: an activity, the default, or a local activity).
  */
@@ -10,6 +12,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { median, p95 } from '../stats.ts';
 import type { ModelCall, RunInput } from '../../wire/run-input.ts';
 import { BENCH_DIR, log, serverCpuMs, SLOW_MODEL, type BenchEnv } from './env.ts';
+import type { FloorStep } from './floor-workflow.ts';
 
 /** Plan runs with one way of calling the model. */
 export interface PlanRuns {
@@ -28,7 +31,18 @@ export interface PlanRuns {
   };
   /** Many runs calling a slow model at once: how many of their requests one worker keeps open together. */
   slowModel: { runs: number; modelMs: number; maxOpenRequests: number; wallMs: number };
+  /** Temporal alone with this mode's steps (`PLAN_STEPS`), no-ops all: a bare workflow per sample. */
+  sameStepsMs: number[];
 }
+
+/**
+ * A plan run's round trips in each mode: three model calls, then after the first two a quick read-only
+ * tool, which the harness runs as a local activity.
+ */
+export const PLAN_STEPS: Record<ModelCall, FloorStep[]> = {
+  activity: ['activity', 'local', 'activity', 'local', 'activity'],
+  local: ['local', 'local', 'local', 'local', 'local'],
+};
 
 export interface TurnsResult {
   runs: number;
@@ -43,13 +57,19 @@ export interface TurnsResult {
 const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 export async function benchTurns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number; modelCalls: readonly ModelCall[] }): Promise<TurnsResult> {
-  const plans: PlanRuns[] = [];
+  const plans: Omit<PlanRuns, 'sameStepsMs'>[] = [];
   for (const modelCall of o.modelCalls) plans.push(await benchPlanRuns(env, { ...o, modelCall }));
-  const { floor5Ms, floor0Ms } = await benchFloor(env, o.runs);
-  return { runs: o.runs, plans, floor5Ms, floor0Ms, hopMs: (median(floor5Ms) - median(floor0Ms)) / 5 };
+  const { floor5Ms, floor0Ms, sameStepsMs } = await benchFloor(env, o.runs, o.modelCalls);
+  return {
+    runs: o.runs,
+    plans: plans.map((p) => ({ ...p, sameStepsMs: sameStepsMs.get(p.modelCall) ?? [] })),
+    floor5Ms,
+    floor0Ms,
+    hopMs: (median(floor5Ms) - median(floor0Ms)) / 5,
+  };
 }
 
-async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number; modelCall: ModelCall }): Promise<PlanRuns> {
+async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number; modelCall: ModelCall }): Promise<Omit<PlanRuns, 'sameStepsMs'>> {
   const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: env.workspace, modelCall: o.modelCall };
   const planRun = async () => {
     const before = env.scripted.requests.length;
@@ -131,9 +151,16 @@ async function benchSlowModelRuns(env: BenchEnv, o: { runs: number; modelMs: num
   return { runs: o.runs, modelMs: o.modelMs, maxOpenRequests, wallMs: performance.now() - started };
 }
 
-/** Temporal's floor on the same server: a bare workflow with 5 no-op activities and with none, interleaved. */
-async function benchFloor(env: BenchEnv, runs: number): Promise<{ floor5Ms: number[]; floor0Ms: number[] }> {
-  log(`turns: Temporal's floor, a bare workflow with 5 and with 0 no-op activities, ${runs} each...`);
+/**
+ * Temporal's floor on the same server: bare workflows with 5 no-op activities, with none, and with each
+ * model-call mode's plan steps, interleaved.
+ */
+async function benchFloor(
+  env: BenchEnv,
+  runs: number,
+  modelCalls: readonly ModelCall[],
+): Promise<{ floor5Ms: number[]; floor0Ms: number[]; sameStepsMs: Map<ModelCall, number[]> }> {
+  log(`turns: Temporal's floor, bare workflows with 5 and with 0 no-op activities and with a plan run's steps, ${runs} each...`);
   const floorQueue = `${env.taskQueue}-floor`;
   const floorWorker = await Worker.create({
     connection: env.connection,
@@ -143,18 +170,22 @@ async function benchFloor(env: BenchEnv, runs: number): Promise<{ floor5Ms: numb
   });
   const floor5Ms: number[] = [];
   const floor0Ms: number[] = [];
+  const sameStepsMs = new Map(modelCalls.map((m) => [m, [] as number[]]));
+  let n = 0;
   await floorWorker.runUntil(async () => {
-    const floorRun = async (activities: number, i: number) => {
+    const floorRun = async (steps: FloorStep[]) => {
       const started = performance.now();
-      await env.temporal.workflow.execute('floorWorkflow', { taskQueue: floorQueue, workflowId: `floor-${Date.now()}-${activities}-${i}`, args: [activities] });
+      await env.temporal.workflow.execute('floorWorkflow', { taskQueue: floorQueue, workflowId: `floor-${Date.now()}-${n++}`, args: [steps] });
       return performance.now() - started;
     };
-    for (let i = 0; i < 5; i++) await floorRun(5, -i);
-    // Interleaved, so both see the same moments of a noisy machine.
+    const five: FloorStep[] = ['activity', 'activity', 'activity', 'activity', 'activity'];
+    for (let i = 0; i < 5; i++) await floorRun(five);
+    // Interleaved, so all see the same moments of a noisy machine.
     for (let i = 0; i < runs; i++) {
-      floor5Ms.push(await floorRun(5, i));
-      floor0Ms.push(await floorRun(0, i));
+      floor5Ms.push(await floorRun(five));
+      floor0Ms.push(await floorRun([]));
+      for (const [modelCall, samples] of sameStepsMs) samples.push(await floorRun(PLAN_STEPS[modelCall]));
     }
   });
-  return { floor5Ms, floor0Ms };
+  return { floor5Ms, floor0Ms, sameStepsMs };
 }
