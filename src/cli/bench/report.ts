@@ -6,7 +6,7 @@ import type { ParkedResult } from './parked.ts';
 import type { ReplaySpeedRow } from './replay-speed.ts';
 import type { StoreCostRow } from './store-cost.ts';
 import type { FloorStep } from './floor-workflow.ts';
-import { PLAN_STEPS, type PlanRuns, type TurnsResult } from './turns.ts';
+import { PLAN_STEPS, type PlanRuns, type Throughput, type TurnsResult } from './turns.ts';
 
 export interface BenchResults {
   address: string;
@@ -31,6 +31,15 @@ function describeSteps(steps: readonly FloorStep[]): string {
     return n === 0 ? [] : [`${n} ${n === 1 ? one : many}`];
   };
   return [...count('activity', 'activity', 'activities'), ...count('local', 'local activity', 'local activities')].join(', ');
+}
+
+function medianRunsPerSecond(t: Throughput): number {
+  return median(t.rounds.map((x) => x.runsPerSecond));
+}
+
+/** `inProcess`: what the bench process runs for these runs. */
+function cpuPerRun(t: Throughput, inProcess: string): string {
+  return `${ms(t.cpuPerRunMs.bench)} in this process (${inProcess})` + (t.cpuPerRunMs.server === null ? '' : `, ${ms(t.cpuPerRunMs.server)} in the Temporal server`);
 }
 
 /** What the harness adds per turn beyond Temporal running the same steps with nothing in them. */
@@ -75,15 +84,17 @@ export function renderReport(r: BenchResults): string {
     );
     for (const p of t.plans) {
       const rounds = p.throughput.rounds;
+      const bare = p.sameStepsThroughput;
       section(
         `Throughput, model call: ${p.modelCall}: ${p.throughput.concurrent} plan runs at once, ${rounds.length} rounds`,
         table(
           ['round', 'wall', 'runs/s', 'p95 run'],
           rounds.map((x, i) => [i + 1, ms(x.ms), x.runsPerSecond.toFixed(1), ms(x.p95RunMs)]),
         ) +
-          `\n\nruns/s: median ${median(rounds.map((x) => x.runsPerSecond)).toFixed(1)} (range ${range(rounds.map((x) => x.runsPerSecond), (x) => x.toFixed(1))})` +
-          `\nCPU per plan run: ${ms(p.throughput.cpuPerRunMs.bench)} in this process (client, worker, scripted model, store)` +
-          (p.throughput.cpuPerRunMs.server === null ? '' : `, ${ms(p.throughput.cpuPerRunMs.server)} in the Temporal server`) +
+          `\n\nruns/s: median ${medianRunsPerSecond(p.throughput).toFixed(1)} (range ${range(rounds.map((x) => x.runsPerSecond), (x) => x.toFixed(1))})` +
+          `\nCPU per plan run: ${cpuPerRun(p.throughput, 'client, worker, scripted model, store')}` +
+          `\nTemporal alone with the same steps, ${bare.concurrent} at once: median ${medianRunsPerSecond(bare).toFixed(1)} runs/s (range ${range(bare.rounds.map((x) => x.runsPerSecond), (x) => x.toFixed(1))}); CPU per run: ${cpuPerRun(bare, 'client, worker')}` +
+          `\nplan runs/s / Temporal alone's with the same steps: ${times(medianRunsPerSecond(p.throughput) / medianRunsPerSecond(bare))}` +
           `\n${p.slowModel.runs} runs calling a ${p.slowModel.modelMs} ms model at once: ${(p.slowModel.wallMs / 1000).toFixed(1)} s, at most ${p.slowModel.maxOpenRequests} model requests open together`,
       );
     }
@@ -210,7 +221,9 @@ export function jsonReport(r: BenchResults): unknown {
               sameStepsMs: summary(p.sameStepsMs),
               planOverSameSteps: median(p.wallMs) / median(p.sameStepsMs),
               ownOverheadPerTurnMs: ownOverheadPerTurnMs(p),
-              throughput: { ...p.throughput, medianRunsPerSecond: median(p.throughput.rounds.map((x) => x.runsPerSecond)) },
+              throughput: { ...p.throughput, medianRunsPerSecond: medianRunsPerSecond(p.throughput) },
+              sameStepsThroughput: { ...p.sameStepsThroughput, medianRunsPerSecond: medianRunsPerSecond(p.sameStepsThroughput) },
+              throughputOverSameSteps: medianRunsPerSecond(p.throughput) / medianRunsPerSecond(p.sameStepsThroughput),
             },
           ]),
         ),

@@ -4,8 +4,9 @@
  * none — so the harness's overhead per turn reads against one Temporal activity hop; and a bare workflow
  * with a plan run's own steps (activities and local activities as each model-call mode makes them), so
  * what the harness adds reads apart from what Temporal costs for the same round trips. Then
- * throughput: 50 plan runs at once, a few rounds. Plan runs are measured for each way of calling the
- * model (`modelCall`: an activity, the default, or a local activity).
+ * throughput: 50 plan runs at once, a few rounds, and as many of those bare workflows at once (what
+ * Temporal and its SDK allow this machine with the plan run's steps and nothing in them). Plan runs are
+ * measured for each way of calling the model (`modelCall`: an activity, the default, or a local activity).
  */
 import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
@@ -23,16 +24,21 @@ export interface PlanRuns {
   overheadPerTurnMs: number[];
   modelMs: number[];
   toolMs: number[];
-  throughput: {
-    concurrent: number;
-    rounds: { ms: number; runsPerSecond: number; p95RunMs: number }[];
-    /** CPU time per plan run during the rounds: this process (client, worker, scripted model, store) and the Temporal server (null: external). */
-    cpuPerRunMs: { bench: number; server: number | null };
-  };
+  throughput: Throughput;
   /** Many runs calling a slow model at once: how many of their requests one worker keeps open together. */
   slowModel: { runs: number; modelMs: number; maxOpenRequests: number; wallMs: number };
   /** Temporal alone with this mode's steps (`PLAN_STEPS`), no-ops all: a bare workflow per sample. */
   sameStepsMs: number[];
+  /** The same bare workflows, as many at once as the plan runs' throughput rounds: the ceiling for this mode's steps. */
+  sameStepsThroughput: Throughput;
+}
+
+/** Rounds of runs started all at once. */
+export interface Throughput {
+  concurrent: number;
+  rounds: { ms: number; runsPerSecond: number; p95RunMs: number }[];
+  /** CPU time per run during the rounds: this process (client, worker, scripted model, store) and the Temporal server (null: external). */
+  cpuPerRunMs: { bench: number; server: number | null };
 }
 
 /**
@@ -57,19 +63,19 @@ export interface TurnsResult {
 const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 export async function benchTurns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number; modelCalls: readonly ModelCall[] }): Promise<TurnsResult> {
-  const plans: Omit<PlanRuns, 'sameStepsMs'>[] = [];
+  const plans: Omit<PlanRuns, 'sameStepsMs' | 'sameStepsThroughput'>[] = [];
   for (const modelCall of o.modelCalls) plans.push(await benchPlanRuns(env, { ...o, modelCall }));
-  const { floor5Ms, floor0Ms, sameStepsMs } = await benchFloor(env, o.runs, o.modelCalls);
+  const { floor5Ms, floor0Ms, sameSteps } = await benchFloor(env, o);
   return {
     runs: o.runs,
-    plans: plans.map((p) => ({ ...p, sameStepsMs: sameStepsMs.get(p.modelCall) ?? [] })),
+    plans: plans.map((p) => ({ ...p, ...sameSteps.get(p.modelCall)! })),
     floor5Ms,
     floor0Ms,
     hopMs: (median(floor5Ms) - median(floor0Ms)) / 5,
   };
 }
 
-async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number; modelCall: ModelCall }): Promise<Omit<PlanRuns, 'sameStepsMs'>> {
+async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: number; rounds: number; modelCall: ModelCall }): Promise<Omit<PlanRuns, 'sameStepsMs' | 'sameStepsThroughput'>> {
   const plan: RunInput = { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: env.workspace, modelCall: o.modelCall };
   const planRun = async () => {
     const before = env.scripted.requests.length;
@@ -95,22 +101,7 @@ async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: numbe
   }
 
   log(`throughput (model call: ${o.modelCall}): ${o.rounds} rounds of ${o.concurrent} plan runs at once...`);
-  const rounds = [];
-  const cpuFrom = process.cpuUsage();
-  const serverCpuFrom = serverCpuMs();
-  for (let r = 0; r < o.rounds; r++) {
-    const started = performance.now();
-    const runs = await Promise.all(Array.from({ length: o.concurrent }, () => planRun()));
-    const ms = performance.now() - started;
-    rounds.push({ ms, runsPerSecond: o.concurrent / (ms / 1000), p95RunMs: p95(runs.map((x) => x.wallMs)) });
-  }
-  const cpu = process.cpuUsage(cpuFrom);
-  const serverCpuTo = serverCpuMs();
-  const planRuns = o.rounds * o.concurrent;
-  const cpuPerRunMs = {
-    bench: (cpu.user + cpu.system) / 1000 / planRuns,
-    server: serverCpuFrom === null || serverCpuTo === null ? null : (serverCpuTo - serverCpuFrom) / planRuns,
-  };
+  const throughput = await measureThroughput(o, async () => (await planRun()).wallMs);
   const slowModel = await benchSlowModelRuns(env, { runs: 80, modelMs: 3000, modelCall: o.modelCall });
 
   return {
@@ -120,7 +111,7 @@ async function benchPlanRuns(env: BenchEnv, o: { runs: number; concurrent: numbe
     overheadPerTurnMs: sequential.map((r) => (r.wallMs - r.modelMs - r.toolMs) / r.turns),
     modelMs: sequential.map((r) => r.modelMs),
     toolMs: sequential.map((r) => r.toolMs),
-    throughput: { concurrent: o.concurrent, rounds, cpuPerRunMs },
+    throughput,
     slowModel,
   };
 }
@@ -151,15 +142,40 @@ async function benchSlowModelRuns(env: BenchEnv, o: { runs: number; modelMs: num
   return { runs: o.runs, modelMs: o.modelMs, maxOpenRequests, wallMs: performance.now() - started };
 }
 
+/** `concurrent` runs at once, `rounds` times; `run` resolves to the run's own wall time. */
+async function measureThroughput(o: { concurrent: number; rounds: number }, run: () => Promise<number>): Promise<Throughput> {
+  const rounds = [];
+  const cpuFrom = process.cpuUsage();
+  const serverCpuFrom = serverCpuMs();
+  for (let r = 0; r < o.rounds; r++) {
+    const started = performance.now();
+    const runMs = await Promise.all(Array.from({ length: o.concurrent }, run));
+    const ms = performance.now() - started;
+    rounds.push({ ms, runsPerSecond: o.concurrent / (ms / 1000), p95RunMs: p95(runMs) });
+  }
+  const cpu = process.cpuUsage(cpuFrom);
+  const serverCpuTo = serverCpuMs();
+  const runs = o.rounds * o.concurrent;
+  return {
+    concurrent: o.concurrent,
+    rounds,
+    cpuPerRunMs: {
+      bench: (cpu.user + cpu.system) / 1000 / runs,
+      server: serverCpuFrom === null || serverCpuTo === null ? null : (serverCpuTo - serverCpuFrom) / runs,
+    },
+  };
+}
+
 /**
  * Temporal's floor on the same server: bare workflows with 5 no-op activities, with none, and with each
- * model-call mode's plan steps, interleaved.
+ * model-call mode's plan steps, interleaved; then the plan steps' bare workflows as many at once as the
+ * plan runs' throughput rounds.
  */
 async function benchFloor(
   env: BenchEnv,
-  runs: number,
-  modelCalls: readonly ModelCall[],
-): Promise<{ floor5Ms: number[]; floor0Ms: number[]; sameStepsMs: Map<ModelCall, number[]> }> {
+  o: { runs: number; concurrent: number; rounds: number; modelCalls: readonly ModelCall[] },
+): Promise<{ floor5Ms: number[]; floor0Ms: number[]; sameSteps: Map<ModelCall, Pick<PlanRuns, 'sameStepsMs' | 'sameStepsThroughput'>> }> {
+  const { runs, modelCalls } = o;
   log(`turns: Temporal's floor, bare workflows with 5 and with 0 no-op activities and with a plan run's steps, ${runs} each...`);
   const floorQueue = `${env.taskQueue}-floor`;
   const floorWorker = await Worker.create({
@@ -171,6 +187,7 @@ async function benchFloor(
   const floor5Ms: number[] = [];
   const floor0Ms: number[] = [];
   const sameStepsMs = new Map(modelCalls.map((m) => [m, [] as number[]]));
+  const sameStepsThroughput = new Map<ModelCall, Throughput>();
   let n = 0;
   await floorWorker.runUntil(async () => {
     const floorRun = async (steps: FloorStep[]) => {
@@ -186,6 +203,14 @@ async function benchFloor(
       floor0Ms.push(await floorRun([]));
       for (const [modelCall, samples] of sameStepsMs) samples.push(await floorRun(PLAN_STEPS[modelCall]));
     }
+    for (const modelCall of modelCalls) {
+      log(`throughput: Temporal alone with a plan run's steps (model call: ${modelCall}), ${o.rounds} rounds of ${o.concurrent} at once...`);
+      sameStepsThroughput.set(modelCall, await measureThroughput(o, () => floorRun(PLAN_STEPS[modelCall])));
+    }
   });
-  return { floor5Ms, floor0Ms, sameStepsMs };
+  return {
+    floor5Ms,
+    floor0Ms,
+    sameSteps: new Map(modelCalls.map((m) => [m, { sameStepsMs: sameStepsMs.get(m)!, sameStepsThroughput: sameStepsThroughput.get(m)! }])),
+  };
 }
