@@ -195,6 +195,34 @@ function contractSuite(backend: Backend, options: { skip?: string | false } = {}
       assert.deepEqual((await a.readTrace(runId)).map((l) => [l.seq, l.type === 'turn' ? l.turn : -1]), [[1, 1], [2, 92], [3, 130], [4, 4], [5, 5], [6, 6]]);
     });
 
+    test('traces published: each new line and its event in one transaction, all or nothing', async () => {
+      const runId = unique('run');
+      const task = (historyLength: number) => ({ runStartMs: 1_000, historyLength });
+      const seqsOf = (events: StoredEvent[]) => events.map((e) => (e.event as TraceLine).seq);
+      await a.appendEvent(runId, { type: 'cancel_requested' });
+      const first = await a.publishTrace(runId, [{ line: turnLine(runId, 1, 1), task: task(3) }, { line: turnLine(runId, 2, 2), task: task(3) }]);
+      assert.deepEqual(seqsOf(first), [1, 2]);
+      assert.deepEqual(first.map((e) => e.id), [2, 3], "the run's next event ids");
+      // A retried task's lines again, and one more: only the new line is an event.
+      const retried = await b.publishTrace(runId, [{ line: turnLine(runId, 2, 2), task: task(3) }, { line: turnLine(runId, 3, 3), task: task(3) }]);
+      assert.deepEqual(seqsOf(retried), [3]);
+      // A later task's different line in a refused task's place is an event; the same line is not.
+      const replaced = await a.publishTrace(runId, [{ line: { ...turnLine(runId, 3, 3), at: '2030-01-01T00:00:00.000Z' }, task: task(9) }, { line: turnLine(runId, 4, 40), task: task(9) }]);
+      assert.deepEqual(seqsOf(replaced), [4]);
+      for (const store of [a, b]) {
+        assert.deepEqual((await store.readEvents(runId)).map((e) => [e.id, (e.event as { seq?: number }).seq]), [[1, undefined], [2, 1], [3, 2], [4, 3], [5, 4]]);
+        assert.deepEqual((await store.readTrace(runId)).map((l) => l.seq), [1, 2, 3, 4]);
+      }
+      // A line that cannot be stored (seq 0) refuses the whole batch: nothing of it is written.
+      await assert.rejects(b.publishTrace(runId, [{ line: turnLine(runId, 5, 5) }, { line: turnLine(runId, 0, 0) }]), TypeError);
+      // So does a store error in the middle of the transaction (an event that is not JSON, after a good line).
+      await assert.rejects(a.publishTrace(runId, [{ line: turnLine(runId, 5, 5) }, { line: { ...turnLine(runId, 6, 6), turn: 10n } as unknown as TraceLine }]));
+      await assert.rejects(a.publishTrace(runId, [{ line: turnLine(unique('other-run'), 1, 1) }]), /publish each run's lines apart/);
+      assert.deepEqual((await b.readTrace(runId)).map((l) => l.seq), [1, 2, 3, 4]);
+      assert.equal((await b.readEvents(runId)).length, 5);
+      assert.deepEqual(await a.publishTrace(runId, []), []);
+    });
+
     test('outputs: content-addressed, shared, verified', async () => {
       const text = `${unique('output')}\n${'x'.repeat(100_000)}`;
       const ref = await a.putOutput(text);

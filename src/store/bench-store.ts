@@ -1,8 +1,9 @@
 /**
  * Store cost per agent turn, as the harness uses the store: one transcript link of ~4 KB written and
- * read back (what a worker without the run's transcript in its cache reads: the new head's link), three
- * trace lines (turn, tool_start, tool_result) and one run event. Every call is awaited in turn, as the
- * activities would, so the figure is latency, not throughput.
+ * read back (what a worker without the run's transcript in its cache reads: the new head's link), and
+ * three trace lines (turn, tool_start, tool_result) published with their run events in one transaction,
+ * as the trace sink writes a workflow task's lines. Every call is awaited in turn, as the activities
+ * would, so the figure is latency, not throughput.
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../wire/types.ts';
@@ -43,10 +44,12 @@ export async function benchStore(store: AgentStore, turns = 200): Promise<StoreB
     if (!read) throw new Error(`bench: link ${hash} was not read back`);
     const at = new Date().toISOString();
     const base = { runId, at, toolName: 'read_file', callKey: `${runId}:${callId}`, toolCallId: callId };
-    await store.appendTrace({ ...base, seq: ++seq, type: 'turn', turn, prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050, costUsd: 0.001, finish: 'tool_calls' });
-    await store.appendTrace({ ...base, seq: ++seq, type: 'tool_start', args: `{"path":"file-${turn}.txt"}` });
-    await store.appendTrace({ ...base, seq: ++seq, type: 'tool_result', ms: 1, ok: true });
-    await store.appendEvent(runId, { type: 'turn', turn });
+    const task = { runStartMs: 1, historyLength: turn };
+    await store.publishTrace(runId, [
+      { line: { ...base, seq: ++seq, type: 'turn', turn, prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050, costUsd: 0.001, finish: 'tool_calls' }, task },
+      { line: { ...base, seq: ++seq, type: 'tool_start', args: `{"path":"file-${turn}.txt"}` }, task },
+      { line: { ...base, seq: ++seq, type: 'tool_result', ms: 1, ok: true }, task },
+    ]);
     const ms = performance.now() - started;
     if (turn > WARMUP_TURNS) samples.push(ms);
     if (turn === 1) linkBytes = Buffer.byteLength(JSON.stringify(link));

@@ -23,10 +23,11 @@ import type {
   EventListener,
   StoredEvent,
   SubscribeOptions,
+  TraceWrite,
   TranscriptLink,
   Unsubscribe,
 } from './store.ts';
-import { checkAfterId, checkTraceLine, eventJson } from './validate.ts';
+import { checkAfterId, checkRunTrace, checkTraceLine, eventJson } from './validate.ts';
 import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
 
 export interface PostgresStoreOptions {
@@ -46,6 +47,47 @@ export interface PostgresStoreOptions {
 }
 
 const CHANNEL = 'agent_run_events';
+
+/** A query on the pool or on a transaction's connection. */
+type Query = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => Promise<pg.QueryResult<R>>;
+
+/** Whether the line is new (see `AgentStore.appendTrace`). */
+async function traceRow(query: Query, line: TraceLine, task: TraceTask | undefined): Promise<boolean> {
+  const json = JSON.stringify(line);
+  const inserted = await query(
+    'INSERT INTO trace_lines (run_id, seq, line, run_start_ms, history_length) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run_id, seq) DO NOTHING',
+    [line.runId, line.seq, json, task?.runStartMs ?? null, task?.historyLength ?? null],
+  );
+  if (inserted.rowCount === 1) return true;
+  if (!task) return false;
+  // The seq is taken: by this very line (a retried write), or by a task Temporal refused, whose line
+  // only a later workflow task takes over (trace-tasks.ts). `old` is the line as the statement began.
+  const { rows } = await query<{ old: string }>(
+    `WITH old AS (SELECT line FROM trace_lines WHERE run_id = $1 AND seq = $2)
+     UPDATE trace_lines SET line = $3, run_start_ms = $4, history_length = $5
+     WHERE run_id = $1 AND seq = $2 AND (run_start_ms, history_length) < ($4, $5)
+     RETURNING (SELECT line FROM old) AS old`,
+    [line.runId, line.seq, json, task.runStartMs, task.historyLength],
+  );
+  return rows.length === 1 && !sameContent(rows[0]!.old, line);
+}
+
+/** Appends the event with the run's next id. */
+async function eventRow(query: Query, runId: string, event: unknown): Promise<StoredEvent> {
+  const json = eventJson(event);
+  const at = new Date().toISOString();
+  // One statement: the run's head row is locked from the id's allocation to the commit, so ids are
+  // committed in order and a reader never sees id n+1 before n.
+  const { rows } = await query<{ id: string }>(
+    `WITH next AS (
+       INSERT INTO run_event_heads AS h (run_id, last_id) VALUES ($1, 1)
+       ON CONFLICT (run_id) DO UPDATE SET last_id = h.last_id + 1
+       RETURNING last_id)
+     INSERT INTO run_events (run_id, id, at, event) SELECT $1, last_id, $2, $3 FROM next RETURNING id`,
+    [runId, at, json],
+  );
+  return { runId, id: Number(rows[0]!.id), at, event: JSON.parse(json) };
+}
 
 /** `PostgreSQL at host:port/database`, from the URL without its credentials. */
 export function describePostgresUrl(url: string): string {
@@ -165,23 +207,17 @@ export class PostgresStore implements AgentStore {
 
   async appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean> {
     checkTraceLine(line);
-    const json = JSON.stringify(line);
-    const inserted = await this.query(
-      'INSERT INTO trace_lines (run_id, seq, line, run_start_ms, history_length) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run_id, seq) DO NOTHING',
-      [line.runId, line.seq, json, task?.runStartMs ?? null, task?.historyLength ?? null],
-    );
-    if (inserted.rowCount === 1) return true;
-    if (!task) return false;
-    // The seq is taken: by this very line (a retried write), or by a task Temporal refused, whose line
-    // only a later workflow task takes over (trace-tasks.ts). `old` is the line as the statement began.
-    const { rows } = await this.query<{ old: string }>(
-      `WITH old AS (SELECT line FROM trace_lines WHERE run_id = $1 AND seq = $2)
-       UPDATE trace_lines SET line = $3, run_start_ms = $4, history_length = $5
-       WHERE run_id = $1 AND seq = $2 AND (run_start_ms, history_length) < ($4, $5)
-       RETURNING (SELECT line FROM old) AS old`,
-      [line.runId, line.seq, json, task.runStartMs, task.historyLength],
-    );
-    return rows.length === 1 && !sameContent(rows[0]!.old, line);
+    return traceRow((sql, params) => this.query(sql, params), line, task);
+  }
+
+  async publishTrace(runId: string, lines: readonly TraceWrite[]): Promise<StoredEvent[]> {
+    checkRunTrace(runId, lines);
+    return this.transaction(async (client) => {
+      const query: Query = (sql, params) => client.query(sql, params);
+      const events: StoredEvent[] = [];
+      for (const { line, task } of lines) if (await traceRow(query, line, task)) events.push(await eventRow(query, runId, line));
+      return events;
+    });
   }
 
   async readTrace(runId: string): Promise<TraceLine[]> {
@@ -202,19 +238,7 @@ export class PostgresStore implements AgentStore {
   }
 
   async appendEvent(runId: string, event: unknown): Promise<StoredEvent> {
-    const json = eventJson(event);
-    const at = new Date().toISOString();
-    // One statement (one transaction): the run's head row is locked from the id's allocation to the
-    // commit, so ids are committed in order and a reader never sees id n+1 before n.
-    const { rows } = await this.query<{ id: string }>(
-      `WITH next AS (
-         INSERT INTO run_event_heads AS h (run_id, last_id) VALUES ($1, 1)
-         ON CONFLICT (run_id) DO UPDATE SET last_id = h.last_id + 1
-         RETURNING last_id)
-       INSERT INTO run_events (run_id, id, at, event) SELECT $1, last_id, $2, $3 FROM next RETURNING id`,
-      [runId, at, json],
-    );
-    return { runId, id: Number(rows[0]!.id), at, event: JSON.parse(json) };
+    return eventRow((sql, params) => this.query(sql, params), runId, event);
   }
 
   async readEvents(runId: string, afterId = 0, limit?: number): Promise<StoredEvent[]> {

@@ -26,11 +26,12 @@ import type {
   EventListener,
   StoredEvent,
   SubscribeOptions,
+  TraceWrite,
   TranscriptLink,
   Unsubscribe,
 } from './store.ts';
 import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
-import { checkAfterId, checkTraceLine, eventJson } from './validate.ts';
+import { checkAfterId, checkRunTrace, checkTraceLine, eventJson } from './validate.ts';
 import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
 
 export interface SqliteStoreOptions {
@@ -182,20 +183,14 @@ export class SqliteStore implements AgentStore {
   }
 
   completeEffect(key: string, outcome: string): Promise<EffectEntry> {
-    return this.call(() => {
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
+    return this.call(() =>
+      this.inWriteTransaction(() => {
         const row = this.sql.getEffect.get(key) as EffectRow | undefined;
         if (!row) throw new Error(`no ledger entry for ${key}: call beginEffect before completeEffect`);
         if (row.phase === 'started') this.sql.completeEffect.run(outcome, new Date().toISOString(), key);
-        const entry = toEntry(this.sql.getEffect.get(key) as unknown as EffectRow);
-        this.db.exec('COMMIT');
-        return entry;
-      } catch (error) {
-        if (this.db.isTransaction) this.db.exec('ROLLBACK');
-        throw error;
-      }
-    });
+        return toEntry(this.sql.getEffect.get(key) as unknown as EffectRow);
+      }),
+    );
   }
 
   lookupEffect(key: string): Promise<EffectEntry | undefined> {
@@ -208,23 +203,43 @@ export class SqliteStore implements AgentStore {
   appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean> {
     return this.call(() => {
       checkTraceLine(line);
-      const json = JSON.stringify(line);
-      const { runStartMs, historyLength } = task ?? { runStartMs: null, historyLength: null };
-      if (Number(this.sql.appendTrace.run(line.runId, line.seq, json, runStartMs, historyLength).changes) === 1) return true;
-      if (!task) return false;
-      // The seq is taken: by this very line (a retried write), or by a task Temporal refused. Read and replace
-      // under one write lock (PostgreSQL does both in one statement): no other process writes in between.
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const stored = this.sql.getTraceLine.get(line.runId, line.seq) as { line: string };
-        const replaced = Number(this.sql.replaceTrace.run(json, runStartMs, historyLength, line.runId, line.seq, runStartMs, historyLength).changes) === 1;
-        this.db.exec('COMMIT');
-        return replaced && !sameContent(stored.line, line);
-      } catch (error) {
-        if (this.db.isTransaction) this.db.exec('ROLLBACK');
-        throw error;
-      }
+      return this.inWriteTransaction(() => this.traceRow(line, task));
     });
+  }
+
+  publishTrace(runId: string, lines: readonly TraceWrite[]): Promise<StoredEvent[]> {
+    return this.call(() => {
+      checkRunTrace(runId, lines);
+      const events = this.inWriteTransaction(() => lines.flatMap(({ line, task }) => (this.traceRow(line, task) ? [this.eventRow(runId, line)] : [])));
+      if (events.length) this.hub.emit('append', runId);
+      return events;
+    });
+  }
+
+  /** Whether the line is new (see `appendTrace`); inside a write transaction. */
+  private traceRow(line: TraceLine, task: TraceTask | undefined): boolean {
+    const json = JSON.stringify(line);
+    const { runStartMs, historyLength } = task ?? { runStartMs: null, historyLength: null };
+    if (Number(this.sql.appendTrace.run(line.runId, line.seq, json, runStartMs, historyLength).changes) === 1) return true;
+    if (!task) return false;
+    // The seq is taken: by this very line (a retried write), or by a task Temporal refused. Read and replace
+    // under the transaction's write lock (PostgreSQL does both in one statement): no other process writes in between.
+    const stored = this.sql.getTraceLine.get(line.runId, line.seq) as { line: string };
+    const replaced = Number(this.sql.replaceTrace.run(json, runStartMs, historyLength, line.runId, line.seq, runStartMs, historyLength).changes) === 1;
+    return replaced && !sameContent(stored.line, line);
+  }
+
+  /** `fn` under one write lock (`BEGIN IMMEDIATE`), committed, or rolled back if it throws. */
+  private inWriteTransaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   readTrace(runId: string): Promise<TraceLine[]> {
@@ -249,13 +264,18 @@ export class SqliteStore implements AgentStore {
 
   appendEvent(runId: string, event: unknown): Promise<StoredEvent> {
     return this.call(() => {
-      const json = eventJson(event);
-      const at = new Date().toISOString();
-      const row = this.sql.appendEvent.get(runId, at, json, runId) as { id: number };
-      const stored: StoredEvent = { runId, id: Number(row.id), at, event: JSON.parse(json) };
+      const stored = this.eventRow(runId, event);
       this.hub.emit('append', runId);
       return stored;
     });
+  }
+
+  /** Appends the event with the run's next id (one statement: the write lock makes "max + 1" atomic). */
+  private eventRow(runId: string, event: unknown): StoredEvent {
+    const json = eventJson(event);
+    const at = new Date().toISOString();
+    const row = this.sql.appendEvent.get(runId, at, json, runId) as { id: number };
+    return { runId, id: Number(row.id), at, event: JSON.parse(json) };
   }
 
   readEvents(runId: string, afterId = 0, limit?: number): Promise<StoredEvent[]> {

@@ -13,6 +13,12 @@ import type { ChatMessage } from '../wire/types.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import type { TraceTask } from './trace-tasks.ts';
 
+/** A trace line and the workflow task that wrote it (none: written outside a task). */
+export interface TraceWrite {
+  line: TraceLine;
+  task?: TraceTask;
+}
+
 /** One link of a run's transcript chain: the messages new since `prev` (null for the first link). */
 export interface TranscriptLink {
   prev: string | null;
@@ -116,6 +122,13 @@ export interface AgentStore {
    * something else). See trace-tasks.ts.
    */
   appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean>;
+  /**
+   * Appends one run's trace lines in order, each as `appendTrace` would, and each line that is new (where
+   * `appendTrace` would resolve true) to the run's event stream, all in one transaction: a line is never
+   * stored without its event, even if the process dies between them, and nothing is written if any write
+   * fails. Resolves to the events appended. Every line must be of `runId` (else TypeError).
+   */
+  publishTrace(runId: string, lines: readonly TraceWrite[]): Promise<StoredEvent[]>;
   /** The run's trace lines ordered by seq, from whichever host wrote them, without any a refused task left. */
   readTrace(runId: string): Promise<TraceLine[]>;
 

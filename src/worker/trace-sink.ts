@@ -3,7 +3,9 @@
  * Each line carries a sequence number from the workflow and the store keeps (runId, seq) unique, so a
  * workflow task retried on another host never duplicates a line; with each line goes the task that
  * wrote it, so the lines of a task Temporal refused give way to its replacement's (store/trace-tasks.ts).
- * A line new to the store is also appended to the run's live event stream (SSE clients). The sink is
+ * A line new to the store is also appended to the run's live event stream (SSE clients), in the same
+ * transaction: a worker dying between the two would otherwise leave a stored line that no retried task
+ * publishes again (to the store it is not new), and the stream would never carry it. The sink is
  * awaited before the task completes, so a run's lines are in the store once the task that emitted them
  * has completed (a reader of a closed run sees them all); a line the store could not take (an outage) is
  * kept and written again on the run's next line or within a second, so a short outage delays the trace
@@ -14,22 +16,15 @@
  */
 import type { InjectedSinks } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
-import type { AgentStore } from '../store/store.ts';
 import type { TraceTask } from '../store/trace-tasks.ts';
+import type { AgentStore, TraceWrite } from '../store/store.ts';
 import type { TraceLine, TraceSinks } from '../wire/trace-events.ts';
 
 const RETRY_EVERY_MS = 1000;
 
-interface Pending {
-  line: TraceLine;
-  task: TraceTask | undefined;
-  /** The trace row is written; the event (if the line was new) is what remains. */
-  traced: boolean;
-}
-
 /** One run's lines not yet fully written, and its flushes (one at a time, in order). */
 interface RunQueue {
-  pending: Pending[];
+  pending: TraceWrite[];
   flushing: Promise<void>;
   /** A retry is scheduled (the store refused a write). */
   retry: NodeJS.Timeout | null;
@@ -59,7 +54,7 @@ export class TraceSink {
       queue = { pending: [], flushing: Promise.resolve(), retry: null };
       this.runs.set(line.runId, queue);
     }
-    queue.pending.push({ line, task, traced: false });
+    queue.pending.push(task ? { line, task } : { line });
     return this.flush(line.runId, queue);
   }
 
@@ -75,23 +70,18 @@ export class TraceSink {
     return queue.flushing;
   }
 
-  /** Writes the run's pending lines, in order; stops at the first failure and tries again later. */
+  /**
+   * Writes the run's pending lines, in order, those of one task (its sink calls come together) in one
+   * transaction; stops at a failure and tries them again later.
+   */
   private async drain(runId: string, queue: RunQueue): Promise<void> {
     const { pending } = queue;
     while (pending.length) {
-      const next = pending[0]!;
+      const lines = pending.slice();
       try {
-        if (!next.traced) {
-          // A line already in the store (a retried task) is not an event again.
-          const isNew = await this.store.appendTrace(next.line, next.task);
-          next.traced = true;
-          if (!isNew) {
-            pending.shift();
-            continue;
-          }
-        }
-        await this.store.appendEvent(next.line.runId, next.line);
-        pending.shift();
+        // A line already in the store (a retried task) is not an event again.
+        await this.store.publishTrace(runId, lines);
+        pending.splice(0, lines.length);
       } catch (error) {
         if (!queue.retry) this.warn(`trace lines of ${runId} wait for the store (${pending.length} pending): ${(error as Error).message}`);
         if (!this.closed) {

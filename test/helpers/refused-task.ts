@@ -4,10 +4,8 @@
  * the run is refused (UnhandledCommand) and another task, which also handles the signal, replaces it.
  */
 import type { Client } from '@temporalio/client';
-import type { AgentStore } from '../../src/store/store.ts';
-import type { TraceTask } from '../../src/store/trace-tasks.ts';
+import type { AgentStore, TraceWrite } from '../../src/store/store.ts';
 import { approveSignal } from '../../src/wire/messages.ts';
-import type { TraceLine } from '../../src/wire/trace-events.ts';
 
 export class RefusedLastTasks {
   private readonly runs = new Set<string>();
@@ -28,12 +26,12 @@ export class RefusedLastTasks {
   /** The worker's store (the harness's `workerStore` option). */
   readonly workerStore = (store: AgentStore): AgentStore =>
     Object.assign(Object.create(store) as AgentStore, {
-      appendTrace: async (line: TraceLine, task?: TraceTask) => {
-        if (line.type === 'run_stopped' && this.runs.delete(line.runId)) {
+      publishTrace: async (runId: string, lines: readonly TraceWrite[]) => {
+        if (lines.some(({ line }) => line.type === 'run_stopped') && this.runs.delete(runId)) {
           // A decision for a call that is not pending: the run traces it as refused.
-          await this.temporal().workflow.getHandle(line.runId).signal(approveSignal, { callKey: 't9.9', argsHash: 'none' });
+          await this.temporal().workflow.getHandle(runId).signal(approveSignal, { callKey: 't9.9', argsHash: 'none' });
         }
-        return store.appendTrace(line, task);
+        return store.publishTrace(runId, lines);
       },
     });
 }

@@ -183,7 +183,7 @@ export function renderReport(r: BenchResults): string {
   if (r.store) {
     const rows = r.store.map((s) => ('skipped' in s ? [s.kind, 'skipped', '', '', s.skipped] : [s.kind, ms(s.medianMs), ms(s.p95Ms), ms(s.meanMs), `${s.turns} turns, ${s.linkBytes} B link`]));
     section(
-      'Store per turn: one transcript link written and read back, 3 trace lines, 1 run event (PostgreSQL: the tests\' throwaway server, fsync off)',
+      'Store per turn: one transcript link written and read back, 3 trace lines published with their events (PostgreSQL: the tests\' throwaway server, fsync off)',
       table(['store', 'median', 'p95', 'mean', 'note'], rows),
     );
   }
