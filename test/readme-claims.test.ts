@@ -88,6 +88,7 @@ const CLAIMS: [phrase: string, tests: [file: string, name: string][]][] = [
   ['reports the first outcome instead of acting twice', [['tools-policy', 'a delete_file activity that fails after deleting is retried and does not delete twice']]],
   // Traces
   ['never duplicates a line', [['durability', 'killed during a model call: the call is retried on the new worker'], ['agent-loop', 'its trace has the seed event sequence, each line once']]],
+  ['each new line with its event on the live stream', [['store', 'traces published: each new line and its event in one transaction, all or nothing']]],
   // Cost
   ['`costUsd` is exactly Σ usage × price', [['agent-loop', 'completes in 3 turns with 2 tool runs, rising prompt tokens and exact cost']]],
   // Surviving process death, and history that grows linearly
