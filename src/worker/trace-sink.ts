@@ -71,8 +71,8 @@ export class TraceSink {
   }
 
   /**
-   * Writes the run's pending lines, in order, those of one task (its sink calls come together) in one
-   * transaction; stops at a failure and tries them again later.
+   * Writes the run's pending lines, in order, those of one activation (the SDK makes its sink calls
+   * together) in one transaction; stops at a failure and tries them again later.
    */
   private async drain(runId: string, queue: RunQueue): Promise<void> {
     const { pending } = queue;
