@@ -2,7 +2,7 @@
  * Store cost per agent turn, as the harness uses the store: one transcript link of ~4 KB written and
  * read back (what a worker without the run's transcript in its cache reads: the new head's link), and
  * three trace lines (turn, tool_start, tool_result) published with their run events in one transaction,
- * as the trace sink writes a workflow task's lines. Every call is awaited in turn, as the activities
+ * as the trace sink writes an activation's lines. Every call is awaited in turn, as the activities
  * would, so the figure is latency, not throughput.
  */
 import { randomUUID } from 'node:crypto';
