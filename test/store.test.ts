@@ -19,6 +19,7 @@ import { PostgresStore } from '../src/store/postgres-store.ts';
 import { nodeSqlite } from '../src/store/sqlite-module.ts';
 import { SqliteStore } from '../src/store/sqlite-store.ts';
 import type { AgentStore, StoredEvent, TranscriptLink } from '../src/store/store.ts';
+import type { TraceTask } from '../src/store/trace-tasks.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
 import { eventually } from './helpers/eventually.ts';
 import { findPostgresBinDir, startPostgres, type PostgresServer } from './helpers/postgres.ts';
@@ -38,6 +39,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function turnLine(runId: string, seq: number, turn: number): TraceLine {
   return { runId, seq, at: new Date().toISOString(), type: 'turn', turn, prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, costUsd: 0, finish: 'stop' };
+}
+
+/** Publishes one line as its task would; whether it was new (its event appended). */
+async function traced(store: AgentStore, line: TraceLine, task?: TraceTask): Promise<boolean> {
+  return (await store.publishTrace(line.runId, [task ? { line, task } : { line }])).length === 1;
 }
 
 function link(prev: string | null, text: string): { hash: string; link: TranscriptLink } {
@@ -140,12 +146,12 @@ function contractSuite(backend: Backend, options: { skip?: string | false } = {}
 
     test('traces: unique by run and seq (duplicate dropped), read in order from either host', async () => {
       const runId = unique('run');
-      assert.equal(await a.appendTrace(turnLine(runId, 1, 1)), true);
-      assert.equal(await b.appendTrace(turnLine(runId, 2, 2)), true);
-      assert.equal(await a.appendTrace(turnLine(runId, 4, 4)), true);
-      assert.equal(await b.appendTrace(turnLine(runId, 3, 3)), true); // out of order, from the other host
-      assert.equal(await b.appendTrace({ ...turnLine(runId, 2, 99) }), false, 'a retried seq is dropped');
-      assert.equal(await a.appendTrace(turnLine(unique('other-run'), 1, 1)), true);
+      assert.equal(await traced(a, turnLine(runId, 1, 1)), true);
+      assert.equal(await traced(b, turnLine(runId, 2, 2)), true);
+      assert.equal(await traced(a, turnLine(runId, 4, 4)), true);
+      assert.equal(await traced(b, turnLine(runId, 3, 3)), true); // out of order, from the other host
+      assert.equal(await traced(b, { ...turnLine(runId, 2, 99) }), false, 'a retried seq is dropped');
+      assert.equal(await traced(a, turnLine(unique('other-run'), 1, 1)), true);
       for (const store of [a, b]) {
         const lines = await store.readTrace(runId);
         assert.deepEqual(
@@ -160,22 +166,22 @@ function contractSuite(backend: Backend, options: { skip?: string | false } = {}
         assert.deepEqual(Object.keys(lines[0]!).slice(0, 4), ['runId', 'seq', 'at', 'type'], 'lines come back as written');
       }
       assert.deepEqual(await a.readTrace(unique('no-such-run')), []);
-      await assert.rejects(a.appendTrace(turnLine(runId, 0, 0)), TypeError);
+      await assert.rejects(traced(a, turnLine(runId, 0, 0)), TypeError);
     });
 
     test("traces: a later workflow task takes the place of a refused task's lines", async () => {
       const runId = unique('run');
       // A task: when its execution began, and the history length when it started.
       const task = (historyLength: number, runStartMs = 1_000) => ({ runStartMs, historyLength });
-      assert.equal(await a.appendTrace(turnLine(runId, 1, 1), task(3)), true);
+      assert.equal(await traced(a, turnLine(runId, 1, 1), task(3)), true);
       // The task that started at history length 9 wrote seqs 2–4, and Temporal refused it.
-      for (const seq of [2, 3, 4]) assert.equal(await a.appendTrace(turnLine(runId, seq, 90 + seq), task(9)), true);
+      for (const seq of [2, 3, 4]) assert.equal(await traced(a, turnLine(runId, seq, 90 + seq), task(9)), true);
       // Its replacement (from 13) wrote fewer lines, the first the same but for its time, the second not.
-      assert.equal(await b.appendTrace({ ...turnLine(runId, 2, 92), at: '2030-01-01T00:00:00.000Z' }, task(13)), false, 'the same line again is not new');
-      assert.equal(await b.appendTrace(turnLine(runId, 3, 130), task(13)), true, 'a different line in its place is');
-      assert.equal(await a.appendTrace(turnLine(runId, 3, 130), task(13)), false, 'a retried write');
-      assert.equal(await a.appendTrace(turnLine(runId, 3, 93), task(9)), false, 'the refused task cannot take its seq back');
-      assert.equal(await a.appendTrace(turnLine(runId, 3, 1000)), false, 'nor can a line written without a task');
+      assert.equal(await traced(b, { ...turnLine(runId, 2, 92), at: '2030-01-01T00:00:00.000Z' }, task(13)), false, 'the same line again is not new');
+      assert.equal(await traced(b, turnLine(runId, 3, 130), task(13)), true, 'a different line in its place is');
+      assert.equal(await traced(a, turnLine(runId, 3, 130), task(13)), false, 'a retried write');
+      assert.equal(await traced(a, turnLine(runId, 3, 93), task(9)), false, 'the refused task cannot take its seq back');
+      assert.equal(await traced(a, turnLine(runId, 3, 1000)), false, 'nor can a line written without a task');
       for (const store of [a, b]) {
         const lines = await store.readTrace(runId);
         assert.deepEqual(
@@ -189,9 +195,9 @@ function contractSuite(backend: Backend, options: { skip?: string | false } = {}
         );
       }
       // The run continues-as-new: the next execution's first task is later than any of the first one's.
-      assert.equal(await a.appendTrace(turnLine(runId, 4, 4), task(3, 2_000)), true, "it takes the refused task's seq 4");
-      assert.equal(await b.appendTrace(turnLine(runId, 5, 5), task(3, 2_000)), true);
-      assert.equal(await b.appendTrace(turnLine(runId, 6, 6)), true);
+      assert.equal(await traced(a, turnLine(runId, 4, 4), task(3, 2_000)), true, "it takes the refused task's seq 4");
+      assert.equal(await traced(b, turnLine(runId, 5, 5), task(3, 2_000)), true);
+      assert.equal(await traced(b, turnLine(runId, 6, 6)), true);
       assert.deepEqual((await a.readTrace(runId)).map((l) => [l.seq, l.type === 'turn' ? l.turn : -1]), [[1, 1], [2, 92], [3, 130], [4, 4], [5, 5], [6, 6]]);
     });
 
@@ -610,7 +616,7 @@ describe('PostgreSQL store: migrations and outages', { skip: pgSkip }, () => {
         () => a.lookupEffect('k'),
         () => a.beginEffect(unique('k'), 't', {}),
         () => b.appendEvent(runId, 'lost'),
-        () => b.appendTrace(turnLine(runId, 1, 1)),
+        () => b.publishTrace(runId, [{ line: turnLine(runId, 1, 1) }]),
         () => a.readTrace(runId),
         () => a.getLink('0'.repeat(64)),
       ]) {
@@ -631,7 +637,8 @@ describe('PostgreSQL store: migrations and outages', { skip: pgSkip }, () => {
       const key = unique('k');
       assert.equal((await a.beginEffect(key, 't', {})).created, true);
       assert.equal((await b.beginEffect(key, 't', {})).created, false);
-      assert.equal(await b.appendTrace(turnLine(runId, 1, 1)), true);
+      // Another run's line: its event would reach this run's subscriber otherwise.
+      assert.equal(await traced(b, turnLine(unique('run'), 1, 1)), true);
       await b.appendEvent(runId, 'after the outage');
       await eventually(() => heard.includes('after the outage'), 'the event appended after the outage', 10_000);
       assert.deepEqual(heard, ['before the outage', 'after the outage']);

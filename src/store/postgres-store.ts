@@ -27,7 +27,7 @@ import type {
   TranscriptLink,
   Unsubscribe,
 } from './store.ts';
-import { checkAfterId, checkRunTrace, checkTraceLine, eventJson } from './validate.ts';
+import { checkAfterId, checkRunTrace, eventJson } from './validate.ts';
 import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
 
 export interface PostgresStoreOptions {
@@ -51,7 +51,7 @@ const CHANNEL = 'agent_run_events';
 /** A query on the pool or on a transaction's connection. */
 type Query = <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => Promise<pg.QueryResult<R>>;
 
-/** Whether the line is new (see `AgentStore.appendTrace`). */
+/** Whether the line is new (see `AgentStore.publishTrace`). */
 async function traceRow(query: Query, line: TraceLine, task: TraceTask | undefined): Promise<boolean> {
   const json = JSON.stringify(line);
   const inserted = await query(
@@ -203,11 +203,6 @@ export class PostgresStore implements AgentStore {
   async lookupEffect(key: string): Promise<EffectEntry | undefined> {
     const { rows } = await this.query<EffectRow>('SELECT * FROM effects WHERE key = $1', [key]);
     return rows[0] ? toEntry(rows[0]) : undefined;
-  }
-
-  async appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean> {
-    checkTraceLine(line);
-    return traceRow((sql, params) => this.query(sql, params), line, task);
   }
 
   async publishTrace(runId: string, lines: readonly TraceWrite[]): Promise<StoredEvent[]> {

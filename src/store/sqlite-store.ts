@@ -31,7 +31,7 @@ import type {
   Unsubscribe,
 } from './store.ts';
 import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
-import { checkAfterId, checkRunTrace, checkTraceLine, eventJson } from './validate.ts';
+import { checkAfterId, checkRunTrace, eventJson } from './validate.ts';
 import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
 
 export interface SqliteStoreOptions {
@@ -200,13 +200,6 @@ export class SqliteStore implements AgentStore {
     });
   }
 
-  appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean> {
-    return this.call(() => {
-      checkTraceLine(line);
-      return this.inWriteTransaction(() => this.traceRow(line, task));
-    });
-  }
-
   publishTrace(runId: string, lines: readonly TraceWrite[]): Promise<StoredEvent[]> {
     return this.call(() => {
       checkRunTrace(runId, lines);
@@ -216,7 +209,7 @@ export class SqliteStore implements AgentStore {
     });
   }
 
-  /** Whether the line is new (see `appendTrace`); inside a write transaction. */
+  /** Whether the line is new (see `AgentStore.publishTrace`); inside a write transaction. */
   private traceRow(line: TraceLine, task: TraceTask | undefined): boolean {
     const json = JSON.stringify(line);
     const { runStartMs, historyLength } = task ?? { runStartMs: null, historyLength: null };

@@ -116,17 +116,13 @@ export interface AgentStore {
 
   // ── Traces: unique by run id + seq ────────────────────────────────────────────────────────────────
   /**
-   * Appends a trace line written by the workflow task `task`; `seq` must be a positive integer. A line
-   * whose (runId, seq) is already stored is ignored (resolves false), unless an earlier task wrote it:
-   * then the stored line was a refused task's and this one takes its place (resolves true if it says
+   * Appends one run's trace lines in order, each written by the workflow task given with it, and each line
+   * that is new to the run's event stream, all in one transaction: a line is never stored without its
+   * event, even if the process dies between them, and nothing is written if any write fails. Resolves to
+   * the events appended. Every line must be of `runId`, with a positive integer `seq` (else TypeError).
+   * A line whose (runId, seq) is already stored is not new and is dropped, unless an earlier task wrote
+   * the stored one: then that was a refused task's line and this one takes its place (new if it says
    * something else). See trace-tasks.ts.
-   */
-  appendTrace(line: TraceLine, task?: TraceTask): Promise<boolean>;
-  /**
-   * Appends one run's trace lines in order, each as `appendTrace` would, and each line that is new (where
-   * `appendTrace` would resolve true) to the run's event stream, all in one transaction: a line is never
-   * stored without its event, even if the process dies between them, and nothing is written if any write
-   * fails. Resolves to the events appended. Every line must be of `runId` (else TypeError).
    */
   publishTrace(runId: string, lines: readonly TraceWrite[]): Promise<StoredEvent[]>;
   /** The run's trace lines ordered by seq, from whichever host wrote them, without any a refused task left. */
