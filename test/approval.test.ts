@@ -1,7 +1,7 @@
 /** Human approval as validated Workflow Updates (and signals), against the real server. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ApprovalRefusedError } from '../src/client/client.ts';
@@ -187,6 +187,23 @@ test('several calls in one reply are decided one by one, in order', async () => 
   assert.ok(!existsSync(accessLog()));
   assert.ok(existsSync(path.join(h.workspace, 'notes.txt')));
   restoreAccessLog();
+});
+
+test('the same side-effect call twice in one reply: each is asked for and runs, neither shares the other\'s result', async () => {
+  const outbox = () => (existsSync(path.join(h.workspace, 'outbox')) ? readdirSync(path.join(h.workspace, 'outbox')).length : 0);
+  const sentBefore = outbox();
+  const { runId } = await h.agents.startRun({ goal: 'Remind bob twice.', model: scenario('send-twice.ts'), workspace: h.workspace });
+  for (const toolCallId of ['r1', 'r2']) {
+    const state = await h.waitForState(runId, (s) => s.pending?.kind === 'approval' && s.pending.toolCallId === toolCallId, `the approval of ${toolCallId}`);
+    assert.ok(state.pending?.kind === 'approval');
+    await h.agents.approve(runId, { callKey: state.pending.callKey, argsHash: state.pending.argsHash });
+  }
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'completed');
+  assert.equal(result.toolRuns, 2);
+  assert.deepEqual(result.receipt.map((e) => [e.callKey, e.outcome]), [['t1.1', 'done'], ['t1.2', 'done']]);
+  assert.equal(outbox(), sentBefore + 2, 'two messages, one per call');
+  assert.ok(!(await h.trace(runId)).some((l) => l.type === 'tool_deduplicated'));
 });
 
 test('an approval timeout ends the wait as a rejection with a reason', async () => {

@@ -32,6 +32,10 @@ test('a run that continues-as-new every 3 turns keeps its id, its totals and one
   assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => i + 1), 'one stream, no gaps, no duplicates');
   assert.equal(lines.filter((l) => l.type === 'continued_as_new').length, 3);
   assert.equal(lines.filter((l) => l.type === 'turn').length, 10);
+  const turns = lines.filter((l) => l.type === 'turn');
+  assert.equal(result.usage.promptTokens, turns.reduce((sum, l) => sum + l.prompt_tokens, 0), 'usage is summed over every execution');
+  assert.equal(result.usage.completionTokens, turns.reduce((sum, l) => sum + l.completion_tokens, 0));
+  assert.equal(result.costUsd, turns.at(-1)!.costUsd, 'the cost so far crossed each continue-as-new');
   const state = await h.agents.getState(runId);
   assert.equal(state.perTurnPromptTokens.length, 10);
   for (let i = 1; i < 10; i++) assert.ok(state.perTurnPromptTokens[i]! > state.perTurnPromptTokens[i - 1]!, 'the model saw the whole transcript each turn');

@@ -107,6 +107,15 @@ describe('defaults', () => {
     const costs = (await h.trace(result.runId)).flatMap((l) => (l.type === 'turn' ? [l.costUsd] : []));
     assert.ok(costs[0]! < 1 && costs[1]! >= 1, `under $1 after turn 1, over it after turn 2: ${costs.join(', ')}`);
   });
+
+  test('the spend so far crosses continue-as-new: the budget stops the run at the same turn', async () => {
+    const result = await h.run({ goal: `${GOAL} (budget across executions)`, model: scenario('big-spender.ts'), stream: false, continueAsNewEveryTurns: 1 });
+    assert.equal(result.status, 'budget_exceeded');
+    assert.equal(result.turns, 2, 'the second execution started from the first one\'s spend');
+    assert.ok(result.costUsd >= 1, `spent ${result.costUsd}`);
+    const turns = (await h.trace(result.runId)).filter((l) => l.type === 'turn');
+    assert.equal(result.usage.completionTokens, turns.reduce((sum, l) => sum + l.completion_tokens, 0), 'usage is the sum over both executions');
+  });
 });
 
 describe('no progress', () => {

@@ -27,3 +27,15 @@ test('"..", absolute paths and outward links are refused', async () => {
   await assert.rejects(resolveInWorkspace(workspace, path.join(root, 'secret.txt')), WorkspaceEscapeError);
   await assert.rejects(resolveInWorkspace(workspace, 'leak.txt'), /outside the workspace/);
 });
+
+// Each check alone: a test that only the `..` rule can fail, and one that only the real-path check can.
+test('".." is refused by its own rule, even where it would stay inside the workspace', async () => {
+  await assert.rejects(resolveInWorkspace(workspace, 'sub/../sub/a.txt'), (error: Error) => error instanceof WorkspaceEscapeError && /contains "\.\."/.test(error.message));
+});
+
+test('a link out of the workspace is refused by the real-path check, for a file there and one not yet written', async () => {
+  symlinkSync(root, path.join(workspace, 'up'));
+  for (const requested of ['up/secret.txt', 'up/new.txt', 'leak.txt']) {
+    await assert.rejects(resolveInWorkspace(workspace, requested), (error: Error) => error instanceof WorkspaceEscapeError && /resolves outside the workspace/.test(error.message), requested);
+  }
+});
