@@ -11,7 +11,7 @@ import type { ChatMessage, ModelReply, ToolCall } from '../src/wire/types.ts';
 import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ModelDeltas } from './model-deltas.ts';
-import { storeFailure } from './store-failures.ts';
+import { orStoreFailure } from './store-failures.ts';
 import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
 import { modelContextQuery } from '../src/wire/messages.ts';
 import { ActivityHeartbeats } from './heartbeats.ts';
@@ -71,9 +71,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     // The worker's MCP tools the workflow can read (the others it would refuse, so the model is not offered them).
     const mcpTools = input.withMcpTools ? (mcpCatalog?.() ?? []).filter((d) => !input.toolNames.includes(d.name) && readableMcpTool(d)) : [];
     for (const definition of mcpTools) tools.push({ type: 'function', function: { name: definition.name, description: definition.description, parameters: definition.inputSchema } });
-    const messages = await fullTranscript(input, transcripts, client).catch((error: unknown) => {
-      throw storeFailure(error);
-    });
+    const messages = await orStoreFailure(fullTranscript(input, transcripts, client));
     const request = {
       model: input.model,
       messages: messages.map(toOpenAIMessage),
@@ -83,9 +81,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     // stops by itself on the run's cancel or deadline. A regular one beats, and stops on an announced stop.
     const local = ctx.info.isLocal;
     const interruptions = local
-      ? await LocalCallInterruptions.listen({ store, cancelRequested: () => cancelRequested(client, input.runId), runId: input.runId, wallDeadlineMs: input.wallDeadlineMs })
+      ? await orStoreFailure(LocalCallInterruptions.listen({ store, cancelRequested: () => cancelRequested(client, input.runId), runId: input.runId, wallDeadlineMs: input.wallDeadlineMs }))
       : null;
-    const heartbeats = local ? null : await ActivityHeartbeats.start(ctx, store, input.runId);
+    const heartbeats = local ? null : await orStoreFailure(ActivityHeartbeats.start(ctx, store, input.runId));
     const signal = heartbeats?.signal ?? AbortSignal.any([ctx.cancellationSignal, interruptions!.signal]);
     const started = performance.now();
     const deltas = new ModelDeltas(store, input.runId, `${ctx.info.activityId}.${ctx.info.attempt}`);

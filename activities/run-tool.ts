@@ -13,7 +13,7 @@ import type { ToolReplay } from '../src/wire/replay.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ActivityHeartbeats } from './heartbeats.ts';
 import { ProgressReporter } from './progress-reporter.ts';
-import { isStoreError, storeFailure } from './store-failures.ts';
+import { isStoreError, orStoreFailure, storeFailure } from './store-failures.ts';
 
 export interface RunToolInput {
   runId: string;
@@ -71,7 +71,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
     const ms = () => Math.round(performance.now() - started);
     const progress = new ProgressReporter(client, { workflowId: input.runId, callKey: input.callKey });
     // Local activities (quick read-only tools) have no heartbeats: their cancellation is local too.
-    const heartbeats = ctx.info.isLocal ? null : await ActivityHeartbeats.start(ctx, store, input.runId);
+    const heartbeats = ctx.info.isLocal ? null : await orStoreFailure(ActivityHeartbeats.start(ctx, store, input.runId));
     const signal = heartbeats?.signal ?? ctx.cancellationSignal;
     let abandon: NodeJS.Timeout | undefined;
     const abandoned = new Promise<never>((_, reject) => {
@@ -110,7 +110,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
         throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
       }
       if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, FailureType.toolRetryable);
-      // The store's trouble is the harness's, not the tool's: retried (or failing the run), never told to the model.
+      // The store's trouble is the harness's, not the tool's: the run waits for the store, never telling the model.
       if (isStoreError(error)) throw storeFailure(error);
       const message = toolErrorText(error instanceof Error ? error.message : String(error));
       return { ok: false, content: truncateForModel(message, tool.maxOutputChars), ms: ms() };

@@ -1,7 +1,8 @@
 /**
- * How store trouble reaches Temporal: an unreachable store is an ordinary retryable activity failure
- * ("store unavailable: …", shown in the run's state while it retries); content that does not match its
- * hash fails the run, never silently giving the model a different context.
+ * How store trouble reaches Temporal. An unreachable store fails the activity at once, without Temporal's
+ * retries (which would use up a tool's own attempts): the workflow waits for the store and calls again
+ * (`workflows/store-outage.ts`). Content that does not match its hash fails the run, never silently giving
+ * the model a different context.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { StoreIntegrityError, StoreUnavailableError } from '../src/store/errors.ts';
@@ -12,7 +13,16 @@ export function isStoreError(error: unknown): boolean {
 }
 
 export function storeFailure(error: unknown): unknown {
-  if (error instanceof StoreUnavailableError) return ApplicationFailure.retryable(error.message, FailureType.storeUnavailable);
+  if (error instanceof StoreUnavailableError) return ApplicationFailure.nonRetryable(error.message, FailureType.storeUnavailable);
   if (error instanceof StoreIntegrityError) return ApplicationFailure.nonRetryable(`store integrity: ${error.message}`, FailureType.storeIntegrity);
   return error;
+}
+
+/** `promise`, with store errors as the failures above. */
+export async function orStoreFailure<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    throw storeFailure(error);
+  }
 }

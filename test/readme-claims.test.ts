@@ -108,7 +108,8 @@ const CLAIMS: [phrase: string, tests: [file: string, name: string][]][] = [
   ['several processes on one machine may share it', [['store', 'begins from two processes at once: each key won exactly once; events from the other process reach a subscriber']]],
   ['chosen by `AGENT_STORE_URL`', [['store', 'unset or empty → SQLite in the data directory; sqlite:<path>; postgres URLs; anything else is refused']]],
   ['run on start under an advisory lock', [['store', 'workers opening a fresh database together migrate it once']]],
-  ['An unreachable store is an ordinary retryable activity failure', [['store', 'server stopped: calls reject with StoreUnavailableError; started again: they work, and subscriptions catch up']]],
+  ['**the run waits for the store**', [['store-outage', 'an approval arriving during the outage: the message is sent once the store is back, and the run completes with its real result'], ['store-outage', 'a rejection during the outage: the model call waits for the transcript store, then the run goes on']]],
+  ['Only an outage longer than `limits.maxStoreOutageMs`', [['store-outage', 'an outage longer than the run allows: failed, store_unavailable, and the effect not run']]],
   // Upgrading workflow code safely
   ['every test replays the histories of its runs', [['history', 'every execution of every run on the task queue is replayed: each continue-as-new step, each child']]],
   ['replays the fixture sets in `test/fixtures/histories/`', [['replay', 'recorded histories of every version replay without nondeterminism'], ['replay', 'the v0.4 set holds continue-as-new steps, research children, a crash retry and a parallel stop']]],

@@ -22,7 +22,7 @@ import type { AgentStore, StoredEvent, TranscriptLink } from '../src/store/store
 import type { TraceTask } from '../src/store/trace-tasks.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
 import { eventually } from './helpers/eventually.ts';
-import { findPostgresBinDir, startPostgres, type PostgresServer } from './helpers/postgres.ts';
+import { postgresSkipReason, startPostgres, type PostgresServer } from './helpers/postgres.ts';
 
 interface Backend {
   name: string;
@@ -496,16 +496,7 @@ describe('openStore picks the store from AGENT_STORE_URL', () => {
 
 // ── PostgreSQL ────────────────────────────────────────────────────────────────────────────────────────
 
-function postgresMissing(): string | false {
-  try {
-    findPostgresBinDir();
-    return false;
-  } catch (error) {
-    // CI must test PostgreSQL: there, missing binaries fail the run instead of skipping.
-    return process.env.CI ? false : `PostgreSQL is not installed here: ${(error as Error).message}`;
-  }
-}
-const pgSkip = postgresMissing();
+const pgSkip = postgresSkipReason();
 
 let server: PostgresServer | undefined;
 const serverReady = async (): Promise<PostgresServer> => (server ??= await startPostgres());

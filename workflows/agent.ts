@@ -23,6 +23,7 @@ import { addMcpTools, offerMcpTools } from './mcp-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
 import { priceOf, type Price } from '../src/wire/pricing.ts';
 import { isStop, stopForError, stoppingLine, type Stop } from './stop.ts';
+import { throughStoreOutages } from './store-outage.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
 import type { RunResult } from '../src/wire/types.ts';
 import type { CarriedState } from './carried-state.ts';
@@ -98,17 +99,19 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
     const link = run.nextLink();
-    const reply = await modelCall(
-      input,
-      {
-        runId: run.runId,
-        model: input.model,
-        transcript: link,
-        toolNames: [...loop.offered.keys()],
-        stream: input.stream ?? true,
-        ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
-      },
-      limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+    const reply = await throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
+      modelCall(
+        input,
+        {
+          runId: run.runId,
+          model: input.model,
+          transcript: link,
+          toolNames: [...loop.offered.keys()],
+          stream: input.stream ?? true,
+          ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
+        },
+        limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+      ),
     );
     if (isStop(reply)) return reply;
     run.sent(link);

@@ -68,6 +68,8 @@ export class LoopState {
   outputRepairs: number;
   /** Tools running now, by the key their activity reports progress under (not carried: none run across). */
   readonly runningTools = new Map<string, { toolName: string; callKey: string }>();
+  /** The running tool whose label `state.progress` shows: the label goes when that tool finishes. */
+  private progressOf: string | null = null;
   /** Why the run is being cancelled, when the canceller said (sent right before the cancel request). */
   cancelReason: string | null = null;
   /** What the server shows of the run without a worker (memo, search attributes). */
@@ -180,12 +182,39 @@ export class LoopState {
       const running = this.runningTools.get(calledKey(progress));
       if (!running) return; // a late label from a tool that has finished
       this.state.progress = progress.label;
+      this.progressOf = calledKey(progress);
       this.touch();
       this.emit({ type: 'tool_progress', toolName: running.toolName, callKey: running.callKey, label: progress.label });
     });
     wf.setHandler(cancelReasonSignal, ({ reason }) => {
       this.cancelReason ??= reason;
     });
+  }
+
+  /** The tool running under `runKey` has finished: a progress label it reported is no longer the run's. */
+  toolFinished(runKey: string): void {
+    this.runningTools.delete(runKey);
+    if (this.progressOf !== runKey) return;
+    this.progressOf = null;
+    this.state.progress = null;
+    this.touch();
+  }
+
+  // ---- store outages (`store-outage.ts`) ----
+
+  /** A call could not reach the store: the run waits for it, and says so. */
+  waitingForStore(what: string, error: string, sinceMs: number): void {
+    this.progressOf = null;
+    this.state.progress = `waiting for the store since ${new Date(sinceMs).toISOString()} (${what}): ${error}`;
+    this.touch();
+    this.emit({ type: 'store_unavailable', what, error });
+  }
+
+  /** The wait for the store is over: the call got through (`available`), or the run gives up on it. */
+  storeWaitOver(what: string, waitedMs: number, available: boolean): void {
+    this.state.progress = null;
+    this.touch();
+    if (available) this.emit({ type: 'store_available', what, waitedMs });
   }
 
   // ---- the conversation ----

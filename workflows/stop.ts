@@ -14,7 +14,7 @@ type Interrupted = { [T in Interruption['type']]: { reason: T; interruption: Ext
 export type Stop =
   | { reason: 'final_answer'; output: string }
   | { reason: 'output_contract'; output: string; error: string }
-  | { reason: 'tool_error' | 'model_error' | 'workspace_refused' | 'store_integrity' | 'workflow_error'; error: string }
+  | { reason: 'tool_error' | 'model_error' | 'workspace_refused' | 'store_integrity' | 'store_unavailable' | 'workflow_error'; error: string }
   | Interrupted;
 
 /** The status every stop reason ends a run in: a new reason does not compile until it is here. */
@@ -25,6 +25,7 @@ export const STOP_STATUS: Record<StopReason, RunStatus> = {
   model_error: 'failed',
   workspace_refused: 'failed',
   store_integrity: 'failed',
+  store_unavailable: 'failed',
   workflow_error: 'failed',
   max_turns: 'max_turns_exceeded',
   max_budget: 'budget_exceeded',

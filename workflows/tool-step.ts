@@ -16,6 +16,7 @@ import { decide } from './policy.ts';
 import { checkCall, checkTurn, withWarning } from './progress-guard.ts';
 import { redactFields } from '../src/wire/redact.ts';
 import { runResearch } from './research.ts';
+import { throughStoreOutages } from './store-outage.ts';
 import { toolReplayOf } from '../src/wire/replay.ts';
 import { failureMessage, failureType, interrupted, isStop, type Stop } from './stop.ts';
 import { parseToolCall } from './tool-calls.ts';
@@ -178,17 +179,21 @@ async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
   let outcome: ToolOutcome;
   try {
     // Under the call's span (when tracing): its activity or child run is traced as the call's child.
-    outcome = await run.spans.within(p.callKey, () =>
+    const called = await run.spans.within(p.callKey, () =>
       contract.execution === 'child-run'
         ? runResearch(step, runKey, p.callKey, String(args.question))
-        : toolActivity(contract).runTool({ runId: run.runId, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) }),
+        : throughStoreOutages(run, p.callKey, limits.maxStoreOutageMs, () =>
+            toolActivity(contract).runTool({ runId: run.runId, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) }),
+          ),
     );
+    if (isStop(called)) return called;
+    outcome = called;
   } catch (error) {
     // Cancellation and a refused workspace end the run; any other failure is the model's to read.
     if (wf.isCancellation(error) || failureType(error) === FailureType.workspaceRefused) throw error;
     outcome = { ok: false, content: toolErrorText(failureMessage(error)), ms: Date.now() - startedMs };
   } finally {
-    run.runningTools.delete(runKey);
+    run.toolFinished(runKey);
   }
   const { ok, content, ms, kept } = outcome;
   run.emit({ type: 'tool_result', toolName: contract.name, callKey: p.callKey, ms, ok, ...(ok ? {} : { error: content }), ...(kept ? { outputRef: kept.ref, outputChars: kept.chars } : {}) });

@@ -50,6 +50,7 @@ export const runLimitsSchema = z
     maxRepeatedCalls: z.number(),
     maxStaleTurns: z.number(),
     maxPolicyDenials: z.number(),
+    maxStoreOutageMs: z.number().optional().describe('Absent for runs started before it existed (they wait 30 minutes).'),
   });
 
 export const runStateSchema = z

@@ -22,6 +22,11 @@ export const runLimitsSchema = z.object({
   maxStaleTurns: z.number().int().nonnegative(),
   /** Calls denied by policy before the run stops (`interrupted`, policy). */
   maxPolicyDenials: z.number().int().positive(),
+  /**
+   * How long the run waits for an unreachable store (ms of workflow time) before it stops `failed`
+   * (store_unavailable); the wait starts afresh each time the store answers again.
+   */
+  maxStoreOutageMs: z.number().int().positive(),
 });
 export type RunLimits = z.infer<typeof runLimitsSchema>;
 

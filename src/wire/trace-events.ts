@@ -30,6 +30,12 @@ export type TraceEvent =
   | { type: 'input_received'; callKey: string }
   /** A claim in the final answer that the receipt contradicts (`message` says which, and what the receipt has). */
   | { type: 'claim_warning'; tool: string; object?: string; clause: string; message: string }
+  /**
+   * The store could not be reached during `what` (a tool call's key, or `model`): the run waits for it and
+   * calls again, the tool with the same idempotency key. `store_available` follows when the call got through.
+   */
+  | { type: 'store_unavailable'; what: string; error: string }
+  | { type: 'store_available'; what: string; waitedMs: number }
   /** The run goes on in a fresh execution (same run id) to keep its history small. */
   | { type: 'continued_as_new'; turns: number; historyEvents: number; historyBytes: number }
   /**

@@ -53,6 +53,8 @@ export type StopReason =
   | 'workspace_refused'
   /** Content in the store does not match its hash: the run will not go on with a different context. */
   | 'store_integrity'
+  /** The store stayed unreachable for longer than the run allows (`limits.maxStoreOutageMs`). */
+  | 'store_unavailable'
   | 'workflow_error';
 
 /** A tool call as the provider sent it. */

@@ -79,6 +79,8 @@ export interface HarnessOptions {
   modelProxy?: boolean;
   /** The store as the worker sees it (default: the harness's store), e.g. one whose stream cannot be reached. */
   workerStore?: (store: AgentStore) => AgentStore;
+  /** The store's URL (default: SQLite in the harness's data directory), e.g. a PostgreSQL of the test's own. */
+  storeUrl?: string;
   /** Worker settings other than the defaults. */
   worker?: Pick<AgentWorkerOptions, 'maxWorkflowTasks'>;
 }
@@ -99,7 +101,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
   const model = options.modelProxy ? await startModelProxy(scripted.baseUrl) : null;
   const workspace = path.join(dataDir, 'workspace');
   cpSync(path.join(PROJECT_ROOT, 'examples', 'workspace'), workspace, { recursive: true });
-  const store = await openStore({ dataDir });
+  const store = await openStore({ dataDir, ...(options.storeUrl ? { url: options.storeUrl } : {}) });
   const newWorker = () =>
     createAgentWorker({
       connection,

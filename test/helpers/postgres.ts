@@ -59,6 +59,16 @@ export function findPostgresBinDir(): string {
   );
 }
 
+/** Why PostgreSQL tests cannot run here, or false when they can. CI must test PostgreSQL: there, missing binaries fail the run instead. */
+export function postgresSkipReason(): string | false {
+  try {
+    findPostgresBinDir();
+    return false;
+  } catch (error) {
+    return process.env.CI ? false : `PostgreSQL is not installed here: ${(error as Error).message}`;
+  }
+}
+
 function hasBinaries(dir: string): boolean {
   return ['initdb', 'postgres', 'psql'].every((b) => existsSync(path.join(dir, b)));
 }
