@@ -41,6 +41,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // Open SSE streams would hold close() up; they are ended (and clients reconnect) instead.
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
+    // Run ids may be 200 characters (POST /runs?runId=) and the params schemas allow 1000: the router's
+    // default limit of 100 answered longer ones 414 with a body of Fastify's own.
+    routerOptions: { maxParamLength: 1000 },
+    // A bad URL or a too long path parameter fails before any route: the same {error, message} body as the rest.
+    frameworkErrors: errorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
