@@ -5,13 +5,16 @@
  * eval/recorded suite passes.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AgentClient } from '../src/client/client.ts';
 import { runEval } from '../src/cli/eval/run-eval.ts';
 import { loadTaskFile, type EvalTask } from '../src/cli/eval/task-file.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
+import { replayDiverged } from '../src/recording/commands.ts';
 import { recordRun } from '../src/recording/record.ts';
 import { replayRecording, type ReplayOptions } from '../src/recording/replay.ts';
 import { renderReplayReport } from '../src/recording/report.ts';
@@ -146,6 +149,39 @@ test('strict replay stops at the turn a changed tool result reaches the model, a
   assert.ok(lenient.report.divergences.some((d) => /^turn 3: tool result of read_file \(t2\.1\) differs/.test(d)), lenient.report.divergences.join('\n'));
 });
 
+test('`npm run agent -- replay` exits 1 when a strict replay diverged, 0 when it did not or was lenient (CI can trust it)', async () => {
+  const runId = await runWith({ goal: 'Which log file mentions a timeout?', model: 'scripted:plan', tools: ['list_files', 'read_file'], workspace: freshWorkspace() });
+  const { file } = await record(runId, 'plan-cli');
+  const changed = freshWorkspace();
+  const errors = path.join(changed, 'errors.log');
+  writeFileSync(errors, readFileSync(errors, 'utf8').replace('30000 ms', '45000 ms'));
+
+  const [same, strict, lenient] = await Promise.all([replayCli(file), replayCli(file, '--workspace', changed), replayCli(file, '--workspace', changed, '--lenient')]);
+  assert.equal(same.code, 0, same.stderr);
+  assert.match(same.stdout, /same trajectory, receipt and conversation as recorded/);
+  assert.equal(strict.code, 1, strict.stdout + strict.stderr);
+  assert.match(strict.stdout, /divergence: turn 3: tool result of read_file \(t2\.1\) differs/);
+  assert.match(strict.stderr, /the strict replay diverged from the recording/);
+  assert.equal(lenient.code, 0, lenient.stderr);
+  assert.match(lenient.stdout, /divergence: turn 3: tool result of read_file \(t2\.1\) differs/, 'the same report, without failing');
+});
+
+/** `npm run agent -- replay <file> …` as a child process, with a worker of its own (its own task queue and store). */
+async function replayCli(file: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const dataDir = mkdtempSync(path.join(h.dataDir, 'replay-cli-'));
+  const { AGENT_SCRIPTED_MODEL_URL: _served, AGENT_STORE_URL: _store, ...env } = process.env;
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'replay', file, ...args], {
+    env: { ...env, TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: `${h.taskQueue}-cli-${path.basename(dataDir)}`, AGENT_DATA_DIR: dataDir, AGENT_WORKSPACE_ROOTS: h.dataDir, TEMPORAL_LOG_LEVEL: 'ERROR' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
 test('a dry-run replay of a run that deleted a file deletes nothing and sends nothing', async () => {
   const runId = await runWith({ goal: 'Free some disk space.', model: 'scripted:delete-approval', workspace: freshWorkspace() }, [{ approve: true }]);
   assert.deepEqual((await h.agents.result(runId)).receipt.map((e) => `${e.outcome} ${e.tool} ${Object.values(e.args).join(' ')}`), ['done delete_file access.log']);
@@ -175,11 +211,13 @@ test('what-if: with mediumQuota 2 the third write would have waited for approval
   assert.deepEqual(report.context.extraDecisions.map((e) => [e.tool, e.callKey, e.answered]), [['write_file', 't3.1', 'approved']]);
   assert.ok(report.changes.some((c) => c.startsWith("with mediumQuota 2, write_file #3 (t3.1) would have waited for approval (the run's quota of 2 medium-risk tool runs is used up)")), text);
   assert.deepEqual(report.divergences, [], 'approved as the recording ran it: the conversation is the same');
+  assert.equal(replayDiverged(report, false), false, "a what-if's changes are its answer: `replay` exits 0");
   assert.match(text, /approvals asked\s+0\s+1/);
 
   const rejecting = await replay(recorded, { policy: { mediumQuota: 2 }, extraApprovals: 'reject', mode: 'lenient' });
   assert.ok(rejecting.report.changes.some((c) => /write_file #3 \(t3\.1\) would not have run/.test(c)), renderReplayReport(rejecting.report));
   assert.ok(rejecting.report.divergences.some((d) => /^turn 4: tool result of write_file \(t3\.1\) differs/.test(d)));
+  assert.equal(replayDiverged(rejecting.report, false), true, 'a what-if whose conversation left the recording fails a strict replay');
 });
 
 test('a run that continued-as-new and had a research child: both recorded, nested, and replayed the same', async () => {

@@ -41,6 +41,9 @@ run/start options:
 serve: AGENT_HTTP_TOKENS="name:token:role[+role],…" (roles viewer, approver, operator) or AGENT_HTTP_TOKENS_FILE;
        without tokens it listens on 127.0.0.1 only. AGENT_HTTP_PORT (default 8787), AGENT_HTTP_HOST.
 
+exit status: 0 done; 1 the verdict is no (run/result: the run did not complete; replay: a strict replay
+             diverged from the recording) or an error; 2 a usage error
+
 environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL,
              AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_WORKSPACE_ROOTS, AGENT_TASK_QUEUE, AGENT_SCENARIO_DIRS`;
 

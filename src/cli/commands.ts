@@ -180,7 +180,7 @@ async function replay({ rest, values }: Invocation): Promise<number> {
   // A strict replay that diverges fails its model call on purpose: the report says so, not a worker warning.
   process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
   return withRuntime(options, async (rt) => {
-    const { text } = await replayCommand(rt, file, {
+    const { text, diverged } = await replayCommand(rt, file, {
       ...(values.policy ? { policy: values.policy } : {}),
       ...(values.limits ? { limits: values.limits } : {}),
       ...(values.lenient ? { lenient: true } : {}),
@@ -189,7 +189,8 @@ async function replay({ rest, values }: Invocation): Promise<number> {
       ...(values['extra-approvals'] ? { extraApprovals: values['extra-approvals'] } : {}),
     });
     console.log(text);
-    return 0;
+    if (diverged) log('the strict replay diverged from the recording (above): exit status 1; --lenient reports without failing.');
+    return diverged ? 1 : 0;
   });
 }
 

@@ -17,6 +17,7 @@ import { decisionRoutes } from './routes/decisions.ts';
 import { eventRoutes } from './routes/events.ts';
 import { runRoutes } from './routes/runs.ts';
 import { uiRoutes } from './routes/ui.ts';
+import { errorSchema } from './schemas.ts';
 
 export interface HttpAppOptions {
   agents: AgentClient;
@@ -41,6 +42,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // Open SSE streams would hold close() up; they are ended (and clients reconnect) instead.
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
+    // Run ids may be 200 characters (POST /runs?runId=) and the params schemas allow 1000: the router's
+    // default limit of 100 answered longer ones 414 with a body of Fastify's own.
+    routerOptions: { maxParamLength: 1000 },
+    // A bad URL or a too long path parameter fails before any route: the same {error, message} body as the rest.
+    frameworkErrors: errorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -48,6 +54,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.setNotFoundHandler(notFoundHandler);
   await app.register(fastifySwagger, {
     openapi: {
+      // 3.1: schemas are JSON Schema 2020-12, so a nullable field is `anyOf: [{$ref}, {type: 'null'}]`
+      // (3.0's `nullable` means nothing next to a bare $ref, and strict validators refuse it).
+      openapi: '3.1.0',
       info: {
         title: 'Durable agent harness',
         description: 'Runs of tool-using agents on Temporal: start, list, watch (SSE), approve, answer, cancel.',
@@ -61,6 +70,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
   const streams = new EventStreams(options.store);
   app.decorateRequest('principal', null as unknown as Principal);
+  // Any documented route may also fail with 503 (Temporal or the store unreachable: try again) or 500,
+  // with the same Error body: declared once, as each one's `default` response.
+  app.addHook('onRoute', (route) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (response && !route.schema?.hide) response.default ??= errorSchema;
+  });
   app.addHook('onRequest', codecCorsHook(options.codecOrigins ?? []));
   app.addHook('onRequest', authHook(options.auth));
   app.addHook('preClose', (done) => {

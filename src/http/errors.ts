@@ -65,6 +65,9 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof RunNotFoundError) return new HttpError('not_found', error.message);
   if (error instanceof ApprovalRefusedError || error instanceof AnswerRefusedError) return new HttpError('conflict', error.message);
   const fastifyError = error as Partial<FastifyError>;
+  // Before any route (the app's frameworkErrors): the URL itself is at fault.
+  if (fastifyError.code === 'FST_ERR_BAD_URL') return new HttpError('invalid_request', fastifyError.message ?? 'bad URL', 'url');
+  if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') return new HttpError('invalid_request', 'A path parameter is longer than 1000 characters.', 'params');
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fastifyError.statusCode === 400 && fastifyError.message)) {
     return new HttpError('invalid_request', fastifyError.message ?? 'bad request', 'body');
   }

@@ -138,6 +138,15 @@ export const traceLineSchema = z
   .meta({ id: 'TraceLine' });
 export const traceSchema = z.object({ runId: z.string(), lines: z.array(traceLineSchema) });
 
+/** `GET /runs/:id/events`: the stream, or nothing once the run has ended and no event is left after the cursor. */
+export const eventStreamResponses = {
+  200: {
+    description: 'The run\'s events as Server-Sent Events.',
+    content: { 'text/event-stream': { schema: z.string().describe('`id: <n>` and `data: <event JSON>` per event, `retry:` and comment lines; UTF-8.') } },
+  },
+  204: z.null().describe('The run has ended and nothing is left after the cursor: EventSource stops reconnecting.'),
+};
+
 export const cancelBody = z.object({ reason: z.string().min(1).max(MAX_REASON_CHARS).optional() }).strict();
 export const cancelResponse = z.object({ runId: z.string(), cancelRequested: z.literal(true) });
 

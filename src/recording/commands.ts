@@ -16,7 +16,7 @@ import type { RunLimits, RunPolicy } from '../wire/run-input.ts';
 import { appendRecordedTask } from './as-task.ts';
 import { recordRun } from './record.ts';
 import { replayRecording } from './replay.ts';
-import { renderReplayReport } from './report.ts';
+import { renderReplayReport, type ReplayReport } from './report.ts';
 import { loadRecording } from './schema.ts';
 
 export class RecordingUsageError extends Error {
@@ -53,8 +53,8 @@ export interface ReplayArgs {
   extraApprovals?: string;
 }
 
-/** Replays and compares; returns the report's text. */
-export async function replayCommand(deps: { agents: AgentClient; store: AgentStore }, file: string, args: ReplayArgs): Promise<{ text: string; same: boolean }> {
+/** Replays and compares; returns the report's text and whether the replay failed (the command's exit status). */
+export async function replayCommand(deps: { agents: AgentClient; store: AgentStore }, file: string, args: ReplayArgs): Promise<{ text: string; same: boolean; diverged: boolean }> {
   const absolute = path.resolve(file);
   const recording = loadRecording(absolute);
   const outcome = await replayRecording(deps, recording, {
@@ -68,7 +68,22 @@ export async function replayCommand(deps: { agents: AgentClient; store: AgentSto
   });
   const turns = outcome.report.replay.turns;
   const speed = `${count(turns, 'turn')} in ${Math.round(outcome.wallMs)} ms (${(turns / (outcome.wallMs / 1000)).toFixed(1)} turns/s)`;
-  return { text: `replay ${outcome.runId} of ${recording.runId}: ${speed}\n\n${renderReplayReport(outcome.report)}`, same: outcome.report.same };
+  return {
+    text: `replay ${outcome.runId} of ${recording.runId}: ${speed}\n\n${renderReplayReport(outcome.report)}`,
+    same: outcome.report.same,
+    diverged: replayDiverged(outcome.report, args.lenient ?? false),
+  };
+}
+
+/**
+ * Whether a replay fails (exits 1), so a CI job that replays recordings can fail: a strict replay fails when
+ * its conversation left the recording (the report lists a divergence) or, with no --policy or --limits to
+ * try, when anything in the report differs — the code no longer does what it did when it was recorded. A
+ * what-if's changes are its answer, not a failure; a lenient replay only reports.
+ */
+export function replayDiverged(report: ReplayReport, lenient: boolean): boolean {
+  if (lenient) return false;
+  return report.divergences.length > 0 || (!report.context.overrides && !report.same);
 }
 
 /** The directory a replay's scripted model must be allowed to read. */

@@ -1,10 +1,9 @@
 /** `GET /runs/:id/events`: the run's live event stream (SSE, resumable with Last-Event-ID). */
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AgentClient } from '../../client/client.ts';
 import { HttpError } from '../errors.ts';
 import type { EventStreams } from '../event-stream.ts';
-import { errorSchema, eventsQuery, runIdParams } from '../schemas.ts';
+import { errorSchema, eventsQuery, eventStreamResponses, runIdParams } from '../schemas.ts';
 
 export const eventRoutes: FastifyPluginCallbackZod<{ agents: AgentClient; streams: EventStreams; heartbeatMs: number | undefined }> = (app, { agents, streams, heartbeatMs }, done) => {
   app.get(
@@ -24,7 +23,7 @@ export const eventRoutes: FastifyPluginCallbackZod<{ agents: AgentClient; stream
         tags: ['runs'],
         params: runIdParams,
         querystring: eventsQuery,
-        response: { 200: z.string().describe('text/event-stream'), 400: errorSchema, 401: errorSchema, 404: errorSchema },
+        response: { ...eventStreamResponses, 400: errorSchema, 401: errorSchema, 404: errorSchema },
       },
     },
     async (request, reply) => {
