@@ -42,13 +42,13 @@ export function withRecordedTools(runTool: (input: RunToolInput) => Promise<Tool
     const response = await fetch(`${endpoints.scriptedBaseUrl}/_recorded/tool-result`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: replay.model, runId: input.runId, callKey: input.callKey, toolName: input.toolName }),
+      body: JSON.stringify({ model: replay.model, runId: input.runId, callKey: input.runKey ?? input.callKey, toolName: input.toolName }),
       signal: Context.current().cancellationSignal,
     });
     const ms = Math.round(performance.now() - started);
     if (!response.ok) {
       const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      throw ApplicationFailure.nonRetryable(`The recorded result of ${input.toolName} ${input.callKey} could not be read: ${body?.error?.message ?? `HTTP ${response.status}`}`, 'RecordingUnreadable');
+      throw ApplicationFailure.nonRetryable(`The recorded result of ${input.toolName} ${input.runKey ?? input.callKey} could not be read: ${body?.error?.message ?? `HTTP ${response.status}`}`, 'RecordingUnreadable');
     }
     const answer = (await response.json()) as ToolResultAnswer;
     if (!answer.found) {

@@ -17,8 +17,13 @@ import { isStoreError, orStoreFailure, storeFailure } from './store-failures.ts'
 
 export interface RunToolInput {
   runId: string;
-  /** The harness's key for the call: the idempotency key is `<runId>:<callKey>`. */
-  callKey: string;
+  /**
+   * The key the call runs under, unique in the run: the idempotency key is `<runId>:<runKey>`, and progress
+   * is reported under it. The harness's call key, or for runs keyed by provider ids, that id made unique.
+   */
+  runKey?: string;
+  /** What workflows before v0.7 named `runKey` (they send only this; newer ones send both). */
+  callKey?: string;
   /** The provider's id for the call (may repeat within a run, or be empty). */
   toolCallId: string;
   toolName: string;
@@ -51,6 +56,8 @@ export const CANCEL_GRACE_MS = 2000;
 export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOutput, client, runLog, store }: RunToolDeps) {
   return async function runTool(input: RunToolInput): Promise<ToolOutcome> {
     const ctx = Context.current();
+    const runKey = input.runKey ?? input.callKey;
+    if (runKey === undefined) throw ApplicationFailure.nonRetryable('runTool needs a runKey.', 'InvalidToolInput');
     const tool = tools.get(input.toolName);
     if (!tool) {
       throw ApplicationFailure.nonRetryable(
@@ -66,10 +73,10 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
       if (error instanceof WorkspaceRefusedError) throw ApplicationFailure.nonRetryable(error.message, FailureType.workspaceRefused);
       throw error;
     }
-    appendFileSync(runLog, JSON.stringify({ at: new Date().toISOString(), runId: input.runId, callKey: input.callKey, toolCallId: input.toolCallId, tool: tool.name, attempt: ctx.info.attempt, pid: process.pid }) + '\n');
+    appendFileSync(runLog, JSON.stringify({ at: new Date().toISOString(), runId: input.runId, runKey, toolCallId: input.toolCallId, tool: tool.name, attempt: ctx.info.attempt, pid: process.pid }) + '\n');
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
-    const progress = new ProgressReporter(client, { workflowId: input.runId, callKey: input.callKey });
+    const progress = new ProgressReporter(client, { workflowId: input.runId, callKey: runKey });
     // Local activities (quick read-only tools) have no heartbeats: their cancellation is local too.
     const heartbeats = ctx.info.isLocal ? null : await orStoreFailure(ActivityHeartbeats.start(ctx, store, input.runId));
     const signal = heartbeats?.signal ?? ctx.cancellationSignal;
@@ -87,9 +94,9 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
           if (heartbeats) heartbeats.details = { label: text };
           progress.report(text);
         },
-        idempotencyKey: `${input.runId}:${input.callKey}`,
+        idempotencyKey: `${input.runId}:${runKey}`,
         runId: input.runId,
-        callKey: input.callKey,
+        callKey: runKey,
         toolCallId: input.toolCallId,
         workspace,
       });

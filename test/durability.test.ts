@@ -175,7 +175,7 @@ test('killed during a tool: the interrupted tool is retried with the same key, n
   await checkSameOutcome(runId, result, reference, ['c3']);
   const scans = toolRuns(runId).filter((r) => r.toolCallId === 'c3');
   assert.deepEqual(
-    scans.map((r) => [r.attempt, `${r.runId}:${r.callKey}`, r.pid]),
+    scans.map((r) => [r.attempt, `${r.runId}:${r.runKey}`, r.pid]),
     [
       [1, `${runId}:t3.1`, killed.child.pid],
       [2, `${runId}:t3.1`, replacement.child.pid],
@@ -185,7 +185,7 @@ test('killed during a tool: the interrupted tool is retried with the same key, n
   const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
   const tools = activities(history, 'runTool');
   assert.equal(tools.length, 3, 'list_files ran as a local activity; the write, the scan and the deletion as activities');
-  const scan = tools.find((t) => (t.input as { callKey: string }).callKey === 't3.1')!;
+  const scan = tools.find((t) => (t.input as { runKey: string }).runKey === 't3.1')!;
   assert.equal(scan.attempt, 2, 'the same scheduled activity (the same input, so the same key) ran a second time');
   assert.ok(tools.filter((t) => t !== scan).every((t) => t.attempt === 1));
 });
@@ -262,7 +262,7 @@ test('killed between turns: the next worker picks up where the history ends', as
 
     // The write finishes with no workflow worker alive: turn 2's result is in the history, turn 3 is not begun.
     writeFileSync(latch, '');
-    const write = (history: typeof atKill) => activities(history, 'runTool').find((a) => (a.input as { callKey: string }).callKey === 't2.1');
+    const write = (history: typeof atKill) => activities(history, 'runTool').find((a) => (a.input as { runKey: string }).runKey === 't2.1');
     const between = await waitForHistory(h.temporal, runId, (history) => write(history)?.closedAs === 'Completed', 'the write to complete');
     const after = (between.events ?? []).slice(eventId(write(between)!.closed!));
     assert.ok(after.every((e) => e.workflowTaskScheduledEventAttributes || e.workflowTaskTimedOutEventAttributes), `nothing but a waiting workflow task after it: ${eventTypes({ events: after }).join(', ')}`);

@@ -12,7 +12,7 @@ import * as wf from '@temporalio/workflow';
 import { contractsByName } from '../src/tools/contracts.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
-import { Changes } from './changes.ts';
+import { Changes, oldBehaviours } from './changes.ts';
 import { HumanDecisions } from './decisions.ts';
 import { checkLimits } from './limits.ts';
 import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
@@ -41,17 +41,15 @@ interface Loop extends ToolStep {
 
 export async function agentWorkflow(input: RunInput, carried?: CarriedState): Promise<RunResult> {
   const changes = new Changes();
-  // Runs started before these stops existed keep behaving as they did (their histories must replay).
-  const limits: RunLimits = changes.has('no-progress-and-policy-stops')
-    ? { ...DEFAULT_LIMITS, ...input.limits }
-    : { ...DEFAULT_LIMITS, maxRepeatedCalls: 0, maxStaleTurns: 0, maxPolicyDenials: Number.POSITIVE_INFINITY, ...input.limits };
-  // Calls are keyed by the harness, never by the provider's id (providers reuse ids: an approval must not
-  // unlock another call). Runs recorded before keyed calls replay with the provider's ids.
-  const keyedCalls = changes.has('harness-call-keys');
+  // Runs recorded before a change keep behaving as they did (their histories must replay).
+  const old = oldBehaviours(changes);
+  const limits: RunLimits = old.noRepetitionStops
+    ? { ...DEFAULT_LIMITS, maxRepeatedCalls: 0, maxStaleTurns: 0, maxPolicyDenials: Number.POSITIVE_INFINITY, ...input.limits }
+    : { ...DEFAULT_LIMITS, ...input.limits };
   const offered = offeredTools(input.tools);
   const run = carried ? LoopState.fromCarried(carried, changes) : LoopState.fresh(input, changes);
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
-  const loop: Loop = { input, limits, keyedCalls, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
+  const loop: Loop = { input, limits, old, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
   decisions.listen();
@@ -134,7 +132,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
 function finalAnswer({ run, outputContract }: Loop, answer: string): Stop | null {
   const broken = outputContract ? contractError(outputContract, answer) : null;
   if (!broken) return { reason: 'final_answer', output: answer };
-  if (run.outputRepairs++ >= 1) return { reason: 'output_contract', output: answer, error: `The answer broke the output contract twice: ${broken}` };
+  if (!run.repairAllowed()) return { reason: 'output_contract', output: answer, error: `The answer broke the output contract twice: ${broken}` };
   run.record({ role: 'user', content: `Your answer does not meet the required output contract: ${broken}. Reply again with only an answer that does.` });
   return null;
 }

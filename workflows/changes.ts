@@ -26,3 +26,32 @@ export class Changes {
     return (this.allOfV06 && (UP_TO_V06 as readonly string[]).includes(change)) || wf.patched(change);
   }
 }
+
+/**
+ * What a run recorded before a change still does: one named flag per old behaviour, each derived from the
+ * change that ended it (one change may have ended several). Ask once, at the start of an execution.
+ */
+export interface OldBehaviours {
+  /** No repetition or policy-denial stops (before `no-progress-and-policy-stops`). */
+  noRepetitionStops: boolean;
+  /**
+   * Calls keyed by the provider's tool_call_id, a reused id getting `~2`, `~3`… for its tool run (before
+   * `harness-call-keys`, from when calls are keyed `t<turn>.<n>` by the harness: providers reuse ids, and an
+   * approval must not unlock another call).
+   */
+  providerCallKeys: boolean;
+  /** A turn's tool results not fitted under one shared budget (before `harness-call-keys`). */
+  unboundedTurnResults: boolean;
+  /**
+   * The first stop or error in time ends a tool step, its siblings left running (before 9a5df69). Every such
+   * history predates `harness-call-keys` and every history with that marker postdates 9a5df69, so the
+   * marker tells them apart (a new patch id could not: the release of 9a5df69 recorded none).
+   */
+  firstStopEndsStep: boolean;
+}
+
+export function oldBehaviours(changes: Changes): OldBehaviours {
+  const noRepetitionStops = !changes.has('no-progress-and-policy-stops');
+  const beforeCallKeys = !changes.has('harness-call-keys');
+  return { noRepetitionStops, providerCallKeys: beforeCallKeys, unboundedTurnResults: beforeCallKeys, firstStopEndsStep: beforeCallKeys };
+}

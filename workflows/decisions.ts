@@ -50,47 +50,26 @@ export class HumanDecisions {
 
   /** Puts the call to a human (the final arguments, redacted) and waits for the decision or the timeout. */
   async askApproval(callKey: string, toolCallId: string, contract: ToolContract, args: Record<string, unknown>, why: string): Promise<ApprovalDecision> {
-    const { run } = this;
     const argsHash = sha256Hex(canonicalJson(args));
     const shown = redactFields(args, contract.redact);
-    run.state.pending = { kind: 'approval', callKey, toolCallId, toolName: contract.name, args: shown, argsHash, risk: contract.risk, why, requestedAt: new Date().toISOString() };
-    run.state.status = 'waiting_approval';
-    run.touch();
-    run.emit({ type: 'approval_required', toolName: contract.name, callKey, toolCallId, args: JSON.stringify(shown), argsHash, risk: contract.risk, why });
+    this.run.awaiting({ kind: 'approval', callKey, toolCallId, toolName: contract.name, args: shown, argsHash, risk: contract.risk, why, requestedAt: new Date().toISOString() });
     const timeoutMs = this.approvalTimeoutMs;
     const isDecided = () => this.decisions.has(callKey);
     const decided = timeoutMs ? await wf.condition(isDecided, timeoutMs) : (await wf.condition(isDecided), true);
     if (!decided) this.decisions.set(callKey, { decision: 'rejected', callKey, reason: `no decision in ${formatDuration(timeoutMs!)}` });
     const decision = this.decisions.get(callKey)!;
-    run.state.pending = null;
-    run.state.status = 'running';
-    run.touch();
-    run.emit({
-      type: 'approval_decided',
-      toolName: contract.name,
-      callKey,
-      decision: decision.decision,
-      ...(decision.decision === 'rejected' && decision.reason ? { reason: decision.reason } : {}),
-      ...(decision.by ? { by: decision.by } : {}),
-    });
+    this.run.approvalDecided(contract.name, decision);
     return decision;
   }
 
   /** Asks the user the model's question and waits for the `answer` Update. */
   async askUser(callKey: string, toolCallId: string, question: string): Promise<string> {
-    const { run } = this;
     this.userAnswer = null;
-    run.state.pending = { kind: 'input', callKey, toolCallId, question, requestedAt: new Date().toISOString() };
-    run.state.status = 'waiting_input';
-    run.touch();
-    run.emit({ type: 'input_required', callKey, question });
+    this.run.awaiting({ kind: 'input', callKey, toolCallId, question, requestedAt: new Date().toISOString() });
     await wf.condition(() => this.userAnswer?.callKey === callKey);
     const text = this.userAnswer!.text;
     this.userAnswer = null;
-    run.state.pending = null;
-    run.state.status = 'running';
-    run.touch();
-    run.emit({ type: 'input_received', callKey });
+    this.run.answered(callKey);
     return text;
   }
 

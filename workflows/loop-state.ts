@@ -1,7 +1,9 @@
 /**
- * Everything the loop changes as it goes, in one place: the run state the `state` query shows, the
+ * Everything the loop changes as it goes, owned in one place: the run state the `state` query shows, the
  * conversation and its store head, what deduplication, the policy and the progress guard remember, and
- * the trace's sequence. It crosses continue-as-new as a versioned `CarriedState`.
+ * the trace's sequence. The loop's files say what happened through its methods (`toolStarted`,
+ * `awaitingApproval`, `childFinished`, …); each updates the state, refreshes what the server shows of it
+ * (`touch`) and writes the trace line, in one place. It crosses continue-as-new as a versioned `CarriedState`.
  */
 import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
@@ -11,7 +13,7 @@ import { checkClaims, claimSpecsOf } from '../src/claims/claims.ts';
 import { LiveState } from './live-state.ts';
 import type { Changes } from './changes.ts';
 import { FINAL_STATE_MEMO, modelContextQuery, stateQuery, toolProgressSignal, cancelReasonSignal, transcriptQuery } from '../src/wire/messages.ts';
-import { newProgressGuard } from './progress-guard.ts';
+import { checkCall, checkTurn, newProgressGuard, type GuardVerdict } from './progress-guard.ts';
 import { costOf, type Price } from '../src/wire/pricing.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './prompts.ts';
 import { redactJsonText } from '../src/wire/redact.ts';
@@ -21,7 +23,7 @@ import { applyToReceipt, receiptToolsOf } from '../src/claims/receipt.ts';
 import { STOP_STATUS, type Stop } from './stop.ts';
 import { RunSpans } from './telemetry.ts';
 import type { TraceEvent, TraceSinks } from '../src/wire/trace-events.ts';
-import { calledKey, type ChatMessage, type ModelReply, type RunResult, type RunState } from '../src/wire/types.ts';
+import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummary, type ModelReply, type Pending, type RunResult, type RunState, type RunStatus, type ToolOutcome } from '../src/wire/types.ts';
 import type { agentWorkflow } from './agent.ts';
 import type { CarriedState, ProgressGuardState } from './carried-state.ts';
 import type { RunInput } from '../src/wire/run-input.ts';
@@ -48,44 +50,45 @@ export interface TranscriptLink {
 
 export class LoopState {
   readonly runId: string = wf.workflowInfo().workflowId;
-  readonly state: RunState;
+  private readonly runState: RunState;
   readonly startedAtMs: number;
   /** This execution's part of the conversation (earlier executions' part is in the store, before `baseHead`). */
-  readonly transcript: ChatMessage[];
-  readonly baseHead: string | null;
+  private readonly transcript: ChatMessage[];
+  private readonly baseHead: string | null;
   /** Store head of what the model has been sent, and the messages since (sent with the next call). */
   private head: string | null;
   private unsent: ChatMessage[];
   private readonly turnsAtStart: number;
-  /** Successful read-only results by `tool:canonical-args`, with the call that produced them. */
-  readonly readOnlyResults: Map<string, { content: string; callId: string }>;
+  /** Successful read-only results by `tool:canonical-args`, with the key of the call that produced them. */
+  private readonly readOnlyResults: Map<string, { content: string; callKey: string }>;
   /** Execution keys used so far by runs whose calls are keyed by provider id. */
   private readonly usedCallIds: Set<string>;
-  mediumRuns: number;
+  private mediumRuns: number;
   private seq: number;
-  readonly guard: ProgressGuardState;
-  policyDenials: number;
-  outputRepairs: number;
-  /** Tools running now, by the key their activity reports progress under (not carried: none run across). */
-  readonly runningTools = new Map<string, { toolName: string; callKey: string }>();
+  private readonly guard: ProgressGuardState;
+  private policyDenials: number;
+  private outputRepairs: number;
+  /** Tools running now, by their run key, which their activity reports progress under (not carried: none run across). */
+  private readonly runningTools = new Map<string, { toolName: string; callKey: string }>();
   /** The running tool whose label `state.progress` shows: the label goes when that tool finishes. */
   private progressOf: string | null = null;
   /** Why the run is being cancelled, when the canceller said (sent right before the cancel request). */
-  cancelReason: string | null = null;
+  private cancelledBecause: string | null = null;
   /** What the server shows of the run without a worker (memo, search attributes). */
   private readonly live: LiveState;
   /** OpenTelemetry spans made from the trace events (nothing when the worker does not trace). */
   readonly spans = new RunSpans();
 
   private constructor(carried: CarriedState, changes: Changes) {
-    this.state = carried.state;
+    this.runState = carried.state;
     this.startedAtMs = carried.startedAtMs;
     this.transcript = [...carried.unsent];
     this.baseHead = carried.head;
     this.head = carried.head;
     this.unsent = [...this.transcript];
     this.turnsAtStart = carried.state.turns;
-    this.readOnlyResults = new Map(carried.readOnlyResults);
+    // Carried states of version 1 name the call's key `callId`.
+    this.readOnlyResults = new Map(carried.readOnlyResults.map(([signature, { content, callId }]) => [signature, { content, callKey: callId }]));
     this.mediumRuns = carried.mediumRuns;
     this.seq = carried.seq;
     // Optional: earlier writers of version 1 carried no guard, denials or repairs; empty call ids are left out.
@@ -94,8 +97,8 @@ export class LoopState {
     this.policyDenials = carried.policyDenials ?? 0;
     this.outputRepairs = carried.outputRepairs ?? 0;
     // States carried by workers that predate receipts start with an empty one.
-    this.state.receipt ??= [];
-    this.state.warnings ??= [];
+    this.runState.receipt ??= [];
+    this.runState.warnings ??= [];
     this.live = new LiveState(changes);
   }
 
@@ -154,14 +157,14 @@ export class LoopState {
     const results = [...this.readOnlyResults].reverse().filter(([, r]) => (budget -= r.content.length) >= 0);
     return {
       version: CARRIED_VERSION,
-      state: this.state,
+      state: this.runState,
       head: this.head,
       unsent: this.unsent,
       seq: this.seq,
       startedAtMs: this.startedAtMs,
       mediumRuns: this.mediumRuns,
       ...(this.usedCallIds.size ? { usedCallIds: [...this.usedCallIds] } : {}),
-      readOnlyResults: results.reverse(),
+      readOnlyResults: results.reverse().map(([signature, { content, callKey }]) => [signature, { content, callId: callKey }]),
       progressGuard: this.guard,
       policyDenials: this.policyDenials,
       outputRepairs: this.outputRepairs,
@@ -175,29 +178,169 @@ export class LoopState {
       if (message.role !== 'assistant' || !message.tool_calls) return message;
       return { ...message, tool_calls: message.tool_calls.map((c) => ({ ...c, arguments: redactJsonText(c.arguments, offered.get(c.name)?.redact ?? []) })) };
     };
-    wf.setHandler(stateQuery, () => this.state);
+    wf.setHandler(stateQuery, () => this.runState);
     wf.setHandler(transcriptQuery, () => this.transcript.map(redactMessage));
     wf.setHandler(modelContextQuery, () => ({ base: this.baseHead, messages: this.transcript }));
     wf.setHandler(toolProgressSignal, (progress) => {
       const running = this.runningTools.get(calledKey(progress));
       if (!running) return; // a late label from a tool that has finished
-      this.state.progress = progress.label;
+      this.runState.progress = progress.label;
       this.progressOf = calledKey(progress);
       this.touch();
       this.emit({ type: 'tool_progress', toolName: running.toolName, callKey: running.callKey, label: progress.label });
     });
     wf.setHandler(cancelReasonSignal, ({ reason }) => {
-      this.cancelReason ??= reason;
+      this.cancelledBecause ??= reason;
     });
   }
 
-  /** The tool running under `runKey` has finished: a progress label it reported is no longer the run's. */
-  toolFinished(runKey: string): void {
-    this.runningTools.delete(runKey);
-    if (this.progressOf !== runKey) return;
-    this.progressOf = null;
-    this.state.progress = null;
+  /** The run's state, as the `state` query shows it: changed only through the methods below. */
+  get state(): Readonly<RunState> {
+    return this.runState;
+  }
+
+  /** Why the run is being cancelled, when the canceller said. */
+  get cancelReason(): string | null {
+    return this.cancelledBecause;
+  }
+
+  // ---- tool calls (`tool-step.ts`) ----
+
+  /** The model asked for a tool call (whatever becomes of it). */
+  toolCalled(): void {
+    this.runState.toolCalls++;
     this.touch();
+  }
+
+  /** The progress guard's verdict on one call (tool and canonical arguments), before it runs. */
+  checkCall(signature: string, max: number): GuardVerdict {
+    return checkCall(this.guard, signature, max);
+  }
+
+  /** The progress guard's verdict on one turn's tool results. */
+  checkTurn(results: readonly string[], max: number): GuardVerdict {
+    return checkTurn(this.guard, results, max);
+  }
+
+  /** An earlier successful read-only call with this signature, if the run remembers one. */
+  readOnlyResult(signature: string): { content: string; callKey: string } | undefined {
+    return this.readOnlyResults.get(signature);
+  }
+
+  /** A read-only call answered from an identical earlier one, not run. */
+  deduplicated(toolName: string, callKey: string, sameAs: string): void {
+    this.emit({ type: 'tool_deduplicated', toolName, callKey, sameAs });
+  }
+
+  /** The policy denied a call; returns how many calls it has denied in this run. */
+  denied(toolName: string, callKey: string, why: string): number {
+    this.emit({ type: 'tool_denied', toolName, callKey, why });
+    return ++this.policyDenials;
+  }
+
+  /** Medium-risk tool runs so far (the policy's quota counts them). */
+  get mediumRunsSoFar(): number {
+    return this.mediumRuns;
+  }
+
+  /** A call passed the policy (and a human, if asked) and will run. */
+  cleared(risk: ToolContract['risk']): void {
+    if (risk === 'medium') this.mediumRuns++;
+  }
+
+  /** A tool starts running under `runKey` (the key its activity reports progress under). */
+  toolStarted(runKey: string, call: { toolName: string; callKey: string; toolCallId: string; args: string }): void {
+    this.emit({ type: 'tool_start', ...call });
+    this.runState.toolRuns++;
+    this.runningTools.set(runKey, { toolName: call.toolName, callKey: call.callKey });
+    this.touch();
+  }
+
+  /**
+   * The tool running under `runKey` has ended: a progress label it reported is no longer the run's. With its
+   * `outcome` (none when the run is stopping instead), the result is traced and a read-only one remembered
+   * under `signature`.
+   */
+  toolFinished(runKey: string, outcome: ToolOutcome | null, signature: string | null): void {
+    const running = this.runningTools.get(runKey);
+    this.runningTools.delete(runKey);
+    if (this.progressOf === runKey) {
+      this.progressOf = null;
+      this.runState.progress = null;
+      this.touch();
+    }
+    if (!running || !outcome) return;
+    const { ok, content, ms, kept } = outcome;
+    const { toolName, callKey } = running;
+    this.emit({ type: 'tool_result', toolName, callKey, ms, ok, ...(ok ? {} : { error: content }), ...(kept ? { outputRef: kept.ref, outputChars: kept.chars } : {}) });
+    if (ok && signature) this.readOnlyResults.set(signature, { content, callKey });
+  }
+
+  // ---- people (`decisions.ts`) ----
+
+  /** The run waits for a human: an approval or an answer. */
+  awaiting(pending: Pending): void {
+    this.runState.pending = pending;
+    this.runState.status = pending.kind === 'approval' ? 'waiting_approval' : 'waiting_input';
+    this.touch();
+    if (pending.kind === 'approval') {
+      const { toolName, callKey, toolCallId, args, argsHash, risk, why } = pending;
+      this.emit({ type: 'approval_required', toolName, callKey, toolCallId, args: JSON.stringify(args), argsHash, risk, why });
+    } else {
+      this.emit({ type: 'input_required', callKey: pending.callKey, question: pending.question });
+    }
+  }
+
+  /** The human's decision on the pending approval arrived (or its timeout did). */
+  approvalDecided(toolName: string, decision: ApprovalDecision): void {
+    this.resume();
+    this.emit({
+      type: 'approval_decided',
+      toolName,
+      callKey: decision.callKey,
+      decision: decision.decision,
+      ...(decision.decision === 'rejected' && decision.reason ? { reason: decision.reason } : {}),
+      ...(decision.by ? { by: decision.by } : {}),
+    });
+  }
+
+  /** The answer to the pending question arrived. */
+  answered(callKey: string): void {
+    this.resume();
+    this.emit({ type: 'input_received', callKey });
+  }
+
+  private resume(): void {
+    this.runState.pending = null;
+    this.runState.status = 'running';
+    this.touch();
+  }
+
+  // ---- child runs (`research.ts`) ----
+
+  /** A child run starts for a call. */
+  childStarted(child: ChildRunSummary): void {
+    this.runState.children.push(child);
+    this.touch();
+  }
+
+  /** A child run ended: its status, and (when it returned) its turns and spend, which roll into this run's totals. */
+  childFinished(childRunId: string, status: RunStatus, totals?: { turns: number; costUsd: number }): void {
+    const child = this.runState.children.find((c) => c.runId === childRunId);
+    if (!child) return;
+    child.status = status;
+    if (!totals) return;
+    child.turns = totals.turns;
+    child.costUsd = totals.costUsd;
+    this.refreshTotals();
+    this.touch();
+  }
+
+  // ---- the final answer ----
+
+  /** The answer broke the output contract: whether one more reply may repair it (once per run). */
+  repairAllowed(): boolean {
+    return this.outputRepairs++ < 1;
   }
 
   // ---- store outages (`store-outage.ts`) ----
@@ -205,14 +348,14 @@ export class LoopState {
   /** A call could not reach the store: the run waits for it, and says so. */
   waitingForStore(what: string, error: string, sinceMs: number): void {
     this.progressOf = null;
-    this.state.progress = `waiting for the store since ${new Date(sinceMs).toISOString()} (${what}): ${error}`;
+    this.runState.progress = `waiting for the store since ${new Date(sinceMs).toISOString()} (${what}): ${error}`;
     this.touch();
     this.emit({ type: 'store_unavailable', what, error });
   }
 
   /** The wait for the store is over: the call got through (`available`), or the run gives up on it. */
   storeWaitOver(what: string, waitedMs: number, available: boolean): void {
-    this.state.progress = null;
+    this.runState.progress = null;
     this.touch();
     if (available) this.emit({ type: 'store_available', what, waitedMs });
   }
@@ -238,7 +381,7 @@ export class LoopState {
 
   /** Counts a reply's tokens and cost (from the running totals: exactly Σ usage × price, no accumulated rounding). */
   countTurn(reply: ModelReply, price: Price): void {
-    const { state } = this;
+    const state = this.runState;
     state.turns++;
     state.usage.promptTokens += reply.usage.promptTokens;
     state.usage.completionTokens += reply.usage.completionTokens;
@@ -259,9 +402,10 @@ export class LoopState {
   }
 
   /** This run's totals with its children's: derived, never counted separately. */
-  refreshTotals(): void {
-    this.state.totalCostUsd = this.state.children.reduce((sum, c) => sum + c.costUsd, this.state.costUsd);
-    this.state.totalTurns = this.state.children.reduce((sum, c) => sum + c.turns, this.state.turns);
+  private refreshTotals(): void {
+    const state = this.runState;
+    state.totalCostUsd = state.children.reduce((sum, c) => sum + c.costUsd, state.costUsd);
+    state.totalTurns = state.children.reduce((sum, c) => sum + c.turns, state.turns);
   }
 
   /** Runs recorded before keyed calls: a provider id reused within the run gets `~2`, `~3`… for its tool run. */
@@ -275,34 +419,34 @@ export class LoopState {
   // ---- keeping history small ----
 
   shouldContinueAsNew(everyTurns: number | undefined): boolean {
-    return wf.workflowInfo().continueAsNewSuggested || (everyTurns !== undefined && this.state.turns - this.turnsAtStart >= everyTurns);
+    return wf.workflowInfo().continueAsNewSuggested || (everyTurns !== undefined && this.runState.turns - this.turnsAtStart >= everyTurns);
   }
 
   async continueAsNew(input: RunInput): Promise<never> {
     // Updates and signals in flight finish here, not in a lost execution.
     await wf.condition(wf.allHandlersFinished);
     const info = wf.workflowInfo();
-    this.emit({ type: 'continued_as_new', turns: this.state.turns, historyEvents: info.historyLength, historyBytes: info.historySize });
+    this.emit({ type: 'continued_as_new', turns: this.runState.turns, historyEvents: info.historyLength, historyBytes: info.historySize });
     return wf.continueAsNew<typeof agentWorkflow>(input, this.toCarried());
   }
 
   // ---- bookkeeping ----
 
   emit(event: TraceEvent): void {
-    this.state.receipt = applyToReceipt(this.state.receipt, event, RECEIPT_TOOLS);
+    this.runState.receipt = applyToReceipt(this.runState.receipt, event, RECEIPT_TOOLS);
     this.spans.onEvent(event);
     trace.emit({ runId: this.runId, seq: ++this.seq, at: new Date().toISOString(), ...event });
   }
 
   /** The state changed: its time, and what the server shows of it while no worker runs. */
-  touch(): void {
-    this.state.updatedAt = new Date().toISOString();
-    this.live.publish(this.state);
+  private touch(): void {
+    this.runState.updatedAt = new Date().toISOString();
+    this.live.publish(this.runState);
   }
 
   /** Records how the run ended (state, final trace line, memo): synchronous, so a cancellation cannot cut it short. */
   finish(stop: Stop): RunResult {
-    const { state } = this;
+    const state = this.runState;
     const status = STOP_STATUS[stop.reason];
     state.status = status;
     state.reason = stop.reason;

@@ -11,24 +11,22 @@ import { AGENT_WORKFLOW_TYPE } from '../src/wire/messages.ts';
 import { RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
 import { toolErrorText } from '../src/wire/failures.ts';
 import type { ToolStep } from './tool-step.ts';
-import type { ChildRunSummary, ToolOutcome } from '../src/wire/types.ts';
+import type { ToolOutcome } from '../src/wire/types.ts';
 import { researchChildRunId } from '../src/wire/run-ids.ts';
 
 /** Research sub-agent limits when the run sets none (SPEC §8). */
 const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };
 
 export async function runResearch({ run, input, limits, offered }: Pick<ToolStep, 'run' | 'input' | 'limits' | 'offered'>, runKey: string, callKey: string, question: string): Promise<ToolOutcome> {
-  const { state } = run;
   const startedMs = Date.now();
-  const budgetLeft = limits.maxBudgetUsd - state.totalCostUsd;
+  const budgetLeft = limits.maxBudgetUsd - run.state.totalCostUsd;
   const maxBudgetUsd = Math.min(input.research?.maxBudgetUsd ?? RESEARCH_DEFAULTS.maxBudgetUsd, budgetLeft);
   if (maxBudgetUsd <= 0) return { ok: false, content: toolErrorText('no budget is left for research in this run'), ms: 0 };
-  const child: ChildRunSummary = { runId: researchChildRunId(run.runId, runKey), callKey, question, status: 'running', turns: 0, costUsd: 0 };
-  state.children.push(child);
-  run.touch();
+  const childRunId = researchChildRunId(run.runId, runKey);
+  run.childStarted({ runId: childRunId, callKey, question, status: 'running', turns: 0, costUsd: 0 });
   const result = await wf.executeChild<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
     // Derived from this run and the call: a retried start finds the same child instead of making a second.
-    workflowId: child.runId,
+    workflowId: childRunId,
     args: [
       {
         goal: question,
@@ -43,14 +41,10 @@ export async function runResearch({ run, input, limits, offered }: Pick<ToolStep
       },
     ],
   }).catch((error: unknown) => {
-    child.status = wf.isCancellation(error) ? 'interrupted' : 'failed';
+    run.childFinished(childRunId, wf.isCancellation(error) ? 'interrupted' : 'failed');
     throw error;
   });
-  child.status = result.status;
-  child.turns = result.totalTurns;
-  child.costUsd = result.totalCostUsd;
-  run.refreshTotals();
-  run.touch();
+  run.childFinished(childRunId, result.status, { turns: result.totalTurns, costUsd: result.totalCostUsd });
   const ms = Date.now() - startedMs;
   if (result.status === 'completed') return { ok: true, content: result.output ?? '', ms };
   const why = result.error ?? result.reason ?? result.status;

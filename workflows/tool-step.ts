@@ -8,12 +8,13 @@ import type { ToolContract } from '../src/tools/define-tool.ts';
 import { toolActivity } from './activity-options.ts';
 import { denialText, rejectionText } from './approval-text.ts';
 import { canonicalJson } from '../src/wire/canonical-json.ts';
+import type { OldBehaviours } from './changes.ts';
 import type { HumanDecisions } from './decisions.ts';
 import { FailureType, toolErrorText } from '../src/wire/failures.ts';
 import type { LoopState } from './loop-state.ts';
 import { fitTurnBudget } from '../src/wire/payload-bounds.ts';
 import { decide } from './policy.ts';
-import { checkCall, checkTurn, withWarning } from './progress-guard.ts';
+import { withWarning } from './progress-guard.ts';
 import { redactFields } from '../src/wire/redact.ts';
 import { runResearch } from './research.ts';
 import { throughStoreOutages } from './store-outage.ts';
@@ -27,8 +28,8 @@ import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
 export interface ToolStep {
   input: RunInput;
   limits: RunLimits;
-  /** Calls are keyed by the harness; false for runs recorded before, whose calls are keyed by the provider's ids. */
-  keyedCalls: boolean;
+  /** What runs recorded before a change still do (`changes.ts`). */
+  old: OldBehaviours;
   offered: ReadonlyMap<string, ToolContract>;
   run: LoopState;
   decisions: HumanDecisions;
@@ -58,7 +59,7 @@ export async function runToolCalls(step: ToolStep, calls: readonly ToolCall[]): 
   const prepared: PreparedCall[] = [];
   const inThisReply: ReplySignatures = new Map();
   for (const [index, call] of calls.entries()) {
-    const callKey = step.keyedCalls ? `t${run.state.turns}.${index + 1}` : call.id;
+    const callKey = step.old.providerCallKeys ? call.id : `t${run.state.turns}.${index + 1}`;
     const p = await prepare(step, call, callKey, index, inThisReply);
     if (p.kind === 'stop') return p.stop;
     prepared.push(p);
@@ -66,8 +67,8 @@ export async function runToolCalls(step: ToolStep, calls: readonly ToolCall[]): 
   const messages = await runAll(step, prepared);
   if (isStop(messages)) return messages;
   // All of a turn's results travel in the next model call's input: together they must stay bounded.
-  if (step.keyedCalls) fitTurnBudget(messages.map((m) => m.content)).forEach((content, i) => (messages[i] = { ...messages[i]!, content }));
-  const turnVerdict = checkTurn(run.guard, messages.map((m) => m.content), limits.maxStaleTurns);
+  if (!step.old.unboundedTurnResults) fitTurnBudget(messages.map((m) => m.content)).forEach((content, i) => (messages[i] = { ...messages[i]!, content }));
+  const turnVerdict = run.checkTurn(messages.map((m) => m.content), limits.maxStaleTurns);
   if (turnVerdict.action === 'stop') return interrupted({ type: 'no_progress', detail: turnVerdict.detail });
   if (turnVerdict.action === 'warn') messages[messages.length - 1] = { ...messages.at(-1)!, content: withWarning(messages.at(-1)!.content, turnVerdict.message) };
   for (const [index, call] of calls.entries()) {
@@ -81,12 +82,12 @@ export async function runToolCalls(step: ToolStep, calls: readonly ToolCall[]): 
 /** Validate → repetition check → deduplicate → policy → approval, for one call; a stop ends the run before any call of the reply runs. */
 async function prepare(step: ToolStep, call: ToolCall, callKey: string, index: number, inThisReply: ReplySignatures): Promise<PreparedCall | { kind: 'stop'; stop: Stop }> {
   const { run, limits, decisions } = step;
-  run.state.toolCalls++;
+  run.toolCalled();
   const parsed = parseToolCall(call, step.offered);
   if (!parsed.ok) return { kind: 'answered', message: { content: toolErrorText(parsed.error), failed: true } };
   const { contract, args } = parsed;
   const shownArgs = JSON.stringify(redactFields(args, contract.redact));
-  const callVerdict = checkCall(run.guard, `${contract.name}:${canonicalJson(args)}`, limits.maxRepeatedCalls);
+  const callVerdict = run.checkCall(`${contract.name}:${canonicalJson(args)}`, limits.maxRepeatedCalls);
   if (callVerdict.action === 'stop') return { kind: 'stop', stop: interrupted({ type: 'no_progress', detail: callVerdict.detail }) };
   const warning = callVerdict.action === 'warn' ? callVerdict.message : null;
   const warn = (message: ToolMessage): ToolMessage => (warning ? { ...message, content: withWarning(message.content, warning) } : message);
@@ -95,26 +96,26 @@ async function prepare(step: ToolStep, call: ToolCall, callKey: string, index: n
 
   const signature = contract.readOnly ? `${contract.name}:${canonicalJson(args)}` : null;
   if (signature) {
-    const earlier = run.readOnlyResults.get(signature);
+    const earlier = run.readOnlyResult(signature);
     const sameReply = inThisReply.get(signature);
     if (earlier || sameReply !== undefined) {
-      run.emit({ type: 'tool_deduplicated', toolName: contract.name, callKey, sameAs: earlier?.callId ?? sameReply!.callKey });
+      run.deduplicated(contract.name, callKey, earlier?.callKey ?? sameReply!.callKey);
       return earlier ? { kind: 'answered', message: warn({ content: earlier.content, failed: false }) } : { kind: 'duplicate', of: sameReply!.index };
     }
     inThisReply.set(signature, { index, callKey });
   }
 
-  const verdict = decide(contract, run.mediumRuns, step.input.policy);
+  const verdict = decide(contract, run.mediumRunsSoFar, step.input.policy);
   if (verdict.action === 'deny') {
-    run.emit({ type: 'tool_denied', toolName: contract.name, callKey, why: verdict.why });
-    if (++run.policyDenials >= limits.maxPolicyDenials) return { kind: 'stop', stop: interrupted({ type: 'policy', denials: run.policyDenials }) };
+    const denials = run.denied(contract.name, callKey, verdict.why);
+    if (denials >= limits.maxPolicyDenials) return { kind: 'stop', stop: interrupted({ type: 'policy', denials }) };
     return { kind: 'answered', message: { content: denialText(contract.name, verdict.why), failed: false } };
   }
   if (verdict.action === 'ask') {
     const decision = await decisions.askApproval(callKey, call.id, contract, args, verdict.why);
     if (decision.decision === 'rejected') return { kind: 'answered', message: { content: rejectionText(contract.name, shownArgs, decision), failed: false } };
   }
-  if (contract.risk === 'medium') run.mediumRuns++;
+  run.cleared(contract.risk);
   return { kind: 'run', call, callKey, contract, args, shownArgs, signature, warning };
 }
 
@@ -127,11 +128,7 @@ async function runAll(step: ToolStep, prepared: readonly PreparedCall[]): Promis
   for (const p of prepared) {
     results.push(p.kind === 'answered' ? Promise.resolve(p.message) : p.kind === 'duplicate' ? results[p.of]! : execute(step, p));
   }
-  // Before siblings finished (9a5df69), the first stop or error ended the step at once and the run
-  // completed with siblings still running; such histories replay only that way. Every one of them predates
-  // the `harness-call-keys` patch, and every history with that marker postdates 9a5df69, so the marker
-  // tells them apart (a new patch id could not: the current release's histories lack it too).
-  if (!step.keyedCalls) return firstStopOrAll(results);
+  if (step.old.firstStopEndsStep) return firstStopOrAll(results);
   const messages: ToolMessage[] = [];
   for (const settled of await Promise.allSettled(results)) {
     if (settled.status === 'rejected') throw settled.reason;
@@ -170,20 +167,19 @@ class StepStopped extends Error {
 async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
   const { run, limits, input } = step;
   const { call, contract, args } = p;
-  const runKey = step.keyedCalls ? p.callKey : run.legacyRunKey(call.id);
+  const runKey = step.old.providerCallKeys ? run.legacyRunKey(call.id) : p.callKey;
   if (limits.maxToolCalls !== undefined && run.state.toolRuns >= limits.maxToolCalls) return interrupted({ type: 'max_tool_calls' });
-  run.emit({ type: 'tool_start', toolName: contract.name, callKey: p.callKey, toolCallId: call.id, args: p.shownArgs });
-  run.state.toolRuns++;
-  run.runningTools.set(runKey, { toolName: contract.name, callKey: p.callKey });
+  run.toolStarted(runKey, { toolName: contract.name, callKey: p.callKey, toolCallId: call.id, args: p.shownArgs });
   const startedMs = Date.now();
-  let outcome: ToolOutcome;
+  let outcome: ToolOutcome | null = null;
   try {
     // Under the call's span (when tracing): its activity or child run is traced as the call's child.
     const called = await run.spans.within(p.callKey, () =>
       contract.execution === 'child-run'
         ? runResearch(step, runKey, p.callKey, String(args.question))
         : throughStoreOutages(run, p.callKey, limits.maxStoreOutageMs, () =>
-            toolActivity(contract).runTool({ runId: run.runId, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) }),
+            // `callKey` too: the name workers before v0.7 read the run key under (a rolling deploy runs both).
+            toolActivity(contract).runTool({ runId: run.runId, runKey, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) }),
           ),
     );
     if (isStop(called)) return called;
@@ -193,10 +189,8 @@ async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
     if (wf.isCancellation(error) || failureType(error) === FailureType.workspaceRefused) throw error;
     outcome = { ok: false, content: toolErrorText(failureMessage(error)), ms: Date.now() - startedMs };
   } finally {
-    run.toolFinished(runKey);
+    run.toolFinished(runKey, outcome, p.signature);
   }
-  const { ok, content, ms, kept } = outcome;
-  run.emit({ type: 'tool_result', toolName: contract.name, callKey: p.callKey, ms, ok, ...(ok ? {} : { error: content }), ...(kept ? { outputRef: kept.ref, outputChars: kept.chars } : {}) });
-  if (ok && p.signature) run.readOnlyResults.set(p.signature, { content, callId: p.callKey });
+  const { ok, content } = outcome;
   return { content: p.warning ? withWarning(content, p.warning) : content, failed: !ok };
 }

@@ -118,9 +118,11 @@ export function toolMessagesByCallKey(messages: readonly ChatMessage[]): Map<str
 function toolResults(executions: readonly ExecutionFacts[], messages: readonly ChatMessage[], trace: readonly TraceLine[], gaps: string[]): RecordedToolResult[] {
   const fromActivities = new Map<string, RecordedToolResult>();
   for (const run of executions.flatMap((e) => e.toolRuns)) {
-    if (!run.outcome) continue;
+    // Histories before v0.7 name the run key `callKey` alone.
+    const runKey = run.input.runKey ?? run.input.callKey;
+    if (!run.outcome || runKey === undefined) continue;
     const { ok, content, ms, kept } = run.outcome;
-    fromActivities.set(run.input.callKey, { callKey: run.input.callKey, toolName: run.input.toolName, ok, content, ms, ...(kept ? { kept } : {}), source: 'activity' });
+    fromActivities.set(runKey, { callKey: runKey, toolName: run.input.toolName, ok, content, ms, ...(kept ? { kept } : {}), source: 'activity' });
   }
   const toolMessages = toolMessagesByCallKey(messages);
   const results: RecordedToolResult[] = [];

@@ -258,7 +258,7 @@ describe('two hosts on Temporal on PostgreSQL', () => {
 
     // Each tool ran a second attempt, on host B.
     for (const key of [delKey, sendKey]) {
-      const attempts = (h: Host) => h.toolRuns().filter((r) => `${r.runId}:${r.callKey}` === key).map((r) => r.attempt);
+      const attempts = (h: Host) => h.toolRuns().filter((r) => `${r.runId}:${r.runKey}` === key).map((r) => r.attempt);
       assert.deepEqual(attempts(hostA), [1], `${key}: the first attempt on host A`);
       assert.equal(attempts(hostB).length, 1, `${key}: one retry on host B`);
       assert.ok(attempts(hostB)[0]! >= 2);

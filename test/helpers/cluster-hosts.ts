@@ -36,7 +36,8 @@ export interface HostOptions extends ClusterEndpoints {
 /** One line of a host's `tool-runs.jsonl` (every tool execution attempt on that host). */
 export interface ToolRunRecord {
   runId: string;
-  callKey: string;
+  /** The key the call ran under: the idempotency key is `<runId>:<runKey>`. */
+  runKey: string;
   toolCallId: string;
   tool: string;
   attempt: number;

@@ -47,7 +47,7 @@ export const MUTANTS: Mutant[] = [
     file: 'workflows/tool-step.ts',
     edits: [
       { find: 'const signature = contract.readOnly ? `${contract.name}:${canonicalJson(args)}` : null;', replace: 'const signature = `${contract.name}:${canonicalJson(args)}`;' },
-      { find: 'const earlier = run.readOnlyResults.get(signature);', replace: 'const earlier = contract.readOnly ? run.readOnlyResults.get(signature) : undefined;' },
+      { find: 'const earlier = run.readOnlyResult(signature);', replace: 'const earlier = contract.readOnly ? run.readOnlyResult(signature) : undefined;' },
     ],
     tests: [{ file: 'approval.test.ts', name: 'the same side-effect call twice in one reply' }],
   },
@@ -137,14 +137,14 @@ export const MUTANTS: Mutant[] = [
     id: 'read-only-results-not-carried',
     invariant: 'read-only results cross continue-as-new (no rerun of an identical read)',
     file: 'workflows/loop-state.ts',
-    edits: [{ find: 'readOnlyResults: results.reverse(),', replace: 'readOnlyResults: [],' }],
+    edits: [{ find: 'readOnlyResults: results.reverse().map(', replace: 'readOnlyResults: [].map(' }],
     tests: [{ file: 'history.test.ts', name: 'keeps its id, its totals' }],
   },
   {
     id: 'spend-reset-at-continue-as-new',
     invariant: 'the spend so far crosses continue-as-new (the budget is not started afresh)',
     file: 'workflows/loop-state.ts',
-    edits: [{ find: '    this.state = carried.state;', replace: '    this.state = { ...carried.state, usage: { promptTokens: 0, completionTokens: 0 }, costUsd: 0 };' }],
+    edits: [{ find: '    this.runState = carried.state;', replace: '    this.runState = { ...carried.state, usage: { promptTokens: 0, completionTokens: 0 }, costUsd: 0 };' }],
     tests: [
       { file: 'history.test.ts', name: 'keeps its id, its totals' },
       { file: 'stops.test.ts', name: 'crosses continue-as-new' },
@@ -183,7 +183,7 @@ export const MUTANTS: Mutant[] = [
     id: 'progress-label-outlives-tool',
     invariant: "a tool's progress label goes when the tool finishes",
     file: 'workflows/loop-state.ts',
-    edits: [{ find: '    this.progressOf = null;\n    this.state.progress = null;\n    this.touch();\n  }', replace: '    this.progressOf = null;\n    this.touch();\n  }' }],
+    edits: [{ find: '      this.progressOf = null;\n      this.runState.progress = null;', replace: '      this.progressOf = null;' }],
     tests: [{ file: 'store-outage.test.ts', name: "a tool's label goes when the tool finishes" }],
   },
 ];
