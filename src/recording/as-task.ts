@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatReceipt } from '../claims/claims.ts';
+import { formatReceipt } from '../claims/format-receipt.ts';
 import { recordedModelName } from '../scripted-model/recorded.ts';
 import { loadRecording, type Recording } from './schema.ts';
 
