@@ -1,13 +1,13 @@
 /**
  * The store's cost per agent turn (src/store/bench-store.ts: one transcript link written and read back,
  * three trace lines, one run event, each awaited) on the embedded SQLite file and on a throwaway
- * PostgreSQL (Debian's binaries, test/helpers/postgres.ts); the PostgreSQL row is skipped, with the
+ * PostgreSQL (Debian's binaries, src/store/throwaway-postgres.ts); the PostgreSQL row is skipped, with the
  * reason, when its binaries are missing.
  */
 import path from 'node:path';
 import { benchStore, type StoreBenchResult } from '../../store/bench-store.ts';
 import { openStore } from '../../store/open-store.ts';
-import { PostgresUnavailableError, startPostgres } from '../../../test/helpers/postgres.ts';
+import { PostgresUnavailableError, startPostgres } from '../../store/throwaway-postgres.ts';
 import { log, type BenchEnv } from './env.ts';
 
 export type StoreCostRow = StoreBenchResult | { kind: 'sqlite' | 'postgres'; skipped: string };
