@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { checkClaims, sameObject } from '../../claims/check-claims.ts';
 import { claimSpecsOf, type ClaimSpecs } from '../../claims/claim-specs.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
-import { table } from '../stats.ts';
+import { table } from '../table.ts';
 import { toolContracts } from '../../tools/contracts.ts';
 import { RECEIPT_OUTCOMES, type ClaimWarning, type Receipt } from '../../wire/receipt.ts';
 
