@@ -2,6 +2,9 @@
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
+/** src/ runs from the Docker image, which has no test/ (the bench runs there too). */
+const noTestImports = { regex: '^(\\.\\./)+test/', message: 'src/ runs without test/ (the Docker image has none): move what it needs into src/.' };
+
 /** Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O packages, no activity values. */
 const sandboxBans = {
   paths: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({
@@ -12,7 +15,14 @@ const sandboxBans = {
     { group: ['node:*'], message: 'Workflow code runs in a deterministic sandbox: do I/O in an activity.' },
     { group: ['openai', 'openai/*', '@temporalio/worker', '@temporalio/client', '@temporalio/activity'], message: 'Not allowed in workflow code.' },
     { group: ['**/activities/*', '**/activities'], allowTypeImports: true, message: 'Import activities as types only (proxyActivities).' },
+    noTestImports,
   ],
+};
+
+/** The wire types are the bottom layer: the rest imports them, they import no value from the rest. */
+const wireBans = {
+  ...sandboxBans,
+  patterns: [...sandboxBans.patterns, { regex: '^\\.\\./', allowTypeImports: true, message: 'src/wire imports no value from the rest of src/: move the shared piece into src/wire.' }],
 };
 
 export default tseslint.config(
@@ -32,6 +42,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noTestImports] }] },
+  },
+  {
     // The inbox and run pages' browser scripts: plain JS served as written (no build, no type project).
     files: ['src/http/ui/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
@@ -45,5 +59,10 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' }, { name: 'setInterval', message: 'Not deterministic.' }, { name: 'fetch', message: 'Do I/O in an activity.' }, { name: 'process', message: 'Not available in the workflow sandbox.' }],
       'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Use uuid4() from @temporalio/workflow.' }],
     },
+  },
+  {
+    // After the block above: a later block's options for a rule replace an earlier one's.
+    files: ['src/wire/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', wireBans] },
   },
 );

@@ -5,19 +5,13 @@ import { test } from 'node:test';
 import { caseFiles, FALSE_ALARM_LIMIT, figures, loadClaimCases, RECALL_TARGET, scoreCase } from '../src/cli/eval/claims-eval.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
-import {
-  BUILTIN_CLAIM_SPECS,
-  checkClaims,
-  claimSpecsOf,
-  formatReceipt,
-  inflect,
-  receiptArgs,
-  splitClauses,
-  type ClaimSpecs,
-  type Receipt,
-  type ReceiptEntry,
-} from '../src/claims/claims.ts';
-import { applyToReceipt, receiptFromEvents, receiptToolsOf } from '../src/claims/receipt.ts';
+import { checkClaims } from '../src/claims/check-claims.ts';
+import { BUILTIN_CLAIM_SPECS, claimSpecsOf, type ClaimSpecs } from '../src/claims/claim-specs.ts';
+import { inflect } from '../src/claims/claim-verbs.ts';
+import { splitClauses } from '../src/claims/clauses.ts';
+import { formatReceipt } from '../src/claims/format-receipt.ts';
+import { applyToReceipt, receiptArgs, receiptFromEvents, receiptToolsOf } from '../src/claims/receipt.ts';
+import type { Receipt, ReceiptEntry } from '../src/wire/receipt.ts';
 import type { TraceEvent } from '../src/wire/trace-events.ts';
 
 const specs: ClaimSpecs = BUILTIN_CLAIM_SPECS;

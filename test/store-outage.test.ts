@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startHarness, scenario, type Harness } from './helpers/harness.ts';
-import { postgresSkipReason, startPostgres, type PostgresServer } from './helpers/postgres.ts';
+import { postgresSkipReason, startPostgres, type PostgresServer } from '../src/store/throwaway-postgres.ts';
 import type { RunState } from '../src/wire/types.ts';
 
 /** Longer than a tool's own retries (3 attempts, a second apart) and a model call's first ones. */

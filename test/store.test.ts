@@ -1,6 +1,6 @@
 /**
  * The store layer (src/store): one contract suite run against both implementations — the embedded
- * SQLite file and a real PostgreSQL server started for the test (test/helpers/postgres.ts) — each with
+ * SQLite file and a real PostgreSQL server started for the test (src/store/throwaway-postgres.ts) — each with
  * two store instances on the same database, as two worker hosts would have. Then what is particular to
  * each: PostgreSQL outages and concurrent migrations; SQLite across processes and its quiet loading.
  */
@@ -22,7 +22,7 @@ import type { AgentStore, StoredEvent, TranscriptLink } from '../src/store/store
 import type { TraceTask } from '../src/store/trace-tasks.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
 import { eventually } from './helpers/eventually.ts';
-import { postgresSkipReason, startPostgres, type PostgresServer } from './helpers/postgres.ts';
+import { postgresSkipReason, startPostgres, type PostgresServer } from '../src/store/throwaway-postgres.ts';
 
 interface Backend {
   name: string;

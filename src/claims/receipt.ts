@@ -3,8 +3,11 @@
  * it goes) and the eval (from a trace) derive it the same way. A pure reducer over plain data: the
  * workflow can keep the array in its state and carry it across continue-as-new. Sandbox-safe.
  */
-import { receiptArgs, type ClaimSpec, type ReceiptEntry } from './claims.ts';
+import { REDACTED } from '../wire/redact.ts';
+import type { ReceiptEntry } from '../wire/receipt.ts';
 import type { TraceEvent } from '../wire/trace-events.ts';
+import type { ClaimSpec } from './claim-specs.ts';
+import { shorten } from './format-receipt.ts';
 
 /** Side-effect tools (name → the arguments that name their object; empty: all arguments). */
 export type ReceiptTools = ReadonlyMap<string, readonly string[]>;
@@ -12,6 +15,23 @@ export type ReceiptTools = ReadonlyMap<string, readonly string[]>;
 /** The tools a receipt lists: those that are not read-only; key arguments from their claim specs. */
 export function receiptToolsOf(contracts: readonly { name: string; readOnly: boolean }[], specs: Readonly<Record<string, ClaimSpec>> = {}): ReceiptTools {
   return new Map(contracts.filter((c) => !c.readOnly).map((c) => [c.name, specs[c.name]?.objectArg ? [specs[c.name]!.objectArg!] : []]));
+}
+
+const MAX_ARG_CHARS = 80;
+
+/**
+ * The key arguments of a call for its receipt entry: the `keys` given (a claim spec's `objectArg`), or, when
+ * there are none, every argument; redacted fields masked; values as short strings.
+ */
+export function receiptArgs(args: Readonly<Record<string, unknown>>, keys: readonly string[], redact: readonly string[] = []): Record<string, string> {
+  const names = keys.length ? keys.filter((k) => k in args) : Object.keys(args);
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = args[name];
+    if (value === undefined) continue;
+    out[name] = redact.includes(name) ? REDACTED : shorten(typeof value === 'string' ? value : JSON.stringify(value), MAX_ARG_CHARS);
+  }
+  return out;
 }
 
 /** Shown arguments (already redacted JSON, as in the trace) → the receipt's key arguments. */

@@ -1,5 +1,5 @@
 /** What people read: the one-line run summary and the state table. */
-import { formatReceipt } from '../claims/claims.ts';
+import { formatReceipt } from '../claims/format-receipt.ts';
 import type { RunResult, RunState } from '../wire/types.ts';
 import type { RunSummary } from '../client/run-list.ts';
 

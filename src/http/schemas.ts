@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { RUN_STATUSES, type ApprovalDecision, type PendingApproval, type PendingInput, type RunState } from '../wire/types.ts';
 import type { RunLimits } from '../wire/run-input.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
-import { RECEIPT_OUTCOMES } from '../claims/claims.ts';
+import { RECEIPT_OUTCOMES } from '../wire/receipt.ts';
 import { MAX_ANSWER_CHARS, MAX_REASON_CHARS } from '../wire/payload-bounds.ts';
 import type { RunSummary } from '../client/run-list.ts';
 

@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatReceipt } from '../claims/claims.ts';
-import { recordedModelName } from '../scripted-model/recorded.ts';
+import { formatReceipt } from '../claims/format-receipt.ts';
+import { recordedModelName } from '../wire/replay.ts';
 import { loadRecording, type Recording } from './schema.ts';
 
 /** The expectation a recording implies: its outcome, exactly. */

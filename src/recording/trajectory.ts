@@ -3,7 +3,7 @@
  * receipt, and what happened to each call (by call key). Built from a recording (its trace and result),
  * so a recorded run and its replay are read the same way. Pure.
  */
-import { formatReceipt } from '../claims/claims.ts';
+import { formatReceipt } from '../claims/format-receipt.ts';
 import { costOf, priceOf } from '../wire/pricing.ts';
 import { isRecordedModel } from '../wire/replay.ts';
 import type { RunStatus, StopReason } from '../wire/types.ts';

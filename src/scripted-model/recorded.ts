@@ -10,25 +10,10 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { firstDifference, type WireMessage } from '../recording/conversation.ts';
 import { parseRecording, recordingTree, type Recording, type RecordedToolResult } from '../recording/schema.ts';
-import { RECORDED_MODEL_PREFIX } from '../wire/replay.ts';
+import { parseRecordedModel } from '../wire/replay.ts';
 import { researchCallKeys } from '../wire/run-ids.ts';
 import type { Usage } from '../wire/types.ts';
 import type { Scenario } from './scenario.ts';
-
-export type ReplayMode = 'strict' | 'lenient';
-
-/** `recorded:<file>[#strict|#lenient]` → the file and the mode. */
-export function parseRecordedModel(model: string): { file: string; mode: ReplayMode } {
-  const rest = model.slice(RECORDED_MODEL_PREFIX.length);
-  const hash = rest.lastIndexOf('#');
-  const suffix = hash >= 0 ? rest.slice(hash + 1) : '';
-  if (suffix === 'lenient' || suffix === 'strict') return { file: rest.slice(0, hash), mode: suffix };
-  return { file: rest, mode: 'strict' };
-}
-
-export function recordedModelName(file: string, mode: ReplayMode = 'strict'): string {
-  return `${RECORDED_MODEL_PREFIX}${file}${mode === 'lenient' ? '#lenient' : ''}`;
-}
 
 export type PlayResult =
   | { ok: true; message: { content: string | null; tool_calls?: { id: string; name: string; arguments: string }[] }; usage: Usage; finishReason: string; turn: number }

@@ -3,7 +3,7 @@
  * Sandbox-safe (zod only): the workflow bundle imports this file.
  */
 import { z } from 'zod';
-import { BUILTIN_CLAIM_SPECS } from '../claims/claims.ts';
+import { BUILTIN_CLAIM_SPECS } from '../claims/claim-specs.ts';
 import { defineToolContract, type ToolContract } from './define-tool.ts';
 
 export const listFilesContract = defineToolContract({

@@ -6,7 +6,7 @@
  * This module holds only types and pure helpers, so the workflow bundle may import it.
  */
 import type { z } from 'zod';
-import type { ClaimSpec } from '../claims/claims.ts';
+import type { ClaimSpec } from '../claims/claim-specs.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../wire/payload-bounds.ts';
 
 export const RISKS = ['low', 'medium', 'high', 'extreme'] as const;

@@ -2,7 +2,7 @@
  * JSON-safe types shared by the workflow, the activities and the client.
  * Everything here crosses a Temporal payload boundary, so: plain data only.
  */
-import type { ClaimWarning, ReceiptEntry } from '../claims/claims.ts';
+import type { ClaimWarning, ReceiptEntry } from './receipt.ts';
 import type { McpToolDefinition } from '../tools/mcp-contracts.ts';
 
 export const RUN_STATUSES = [

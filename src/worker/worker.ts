@@ -10,7 +10,7 @@ import type { ModelEndpoints } from '../../activities/model-endpoints.ts';
 import { contractsByName } from '../tools/contracts.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import { builtinTools, createToolRegistry } from '../tools/registry.ts';
-import { startScriptedModelServer, type ScriptedModelServer } from '../scripted-model/server.ts';
+import type { ScriptedModelServer } from '../scripted-model/server.ts';
 import { TASK_QUEUE } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
 import type { AgentStore } from '../store/store.ts';
@@ -105,7 +105,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const tools = withMcpTools(createToolRegistry(options.tools ?? builtinTools(store)), mcp);
   const tracing = tracingWorkerOptions(options.telemetry !== undefined ? options.telemetry : activeTelemetry());
   const scripted = options.scriptedModel;
-  const scriptedModel = scripted && 'scenarioDirs' in scripted ? await startScriptedModelServer({ scenarioDirs: scripted.scenarioDirs, recordingDirs: scripted.recordingDirs ?? [] }) : null;
+  // Loaded only when this process serves the scripted model: a production worker never loads it.
+  const scriptedModel =
+    scripted && 'scenarioDirs' in scripted
+      ? await (await import('../scripted-model/server.ts')).startScriptedModelServer({ scenarioDirs: scripted.scenarioDirs, recordingDirs: scripted.recordingDirs ?? [] })
+      : null;
   const endpoints: ModelEndpoints = {
     scriptedBaseUrl: scripted && 'baseUrl' in scripted ? scripted.baseUrl : scriptedModel?.baseUrl,
     providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { startHarness } from '../helpers/harness.ts';
-import { findPostgresBinDir } from '../helpers/postgres.ts';
+import { findPostgresBinDir } from '../../src/store/throwaway-postgres.ts';
 import { startTemporalCluster } from '../helpers/temporal-cluster.ts';
 
 test('runs complete on Temporal on PostgreSQL, before and after a server restart', async (t) => {

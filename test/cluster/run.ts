@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
-import { findPostgresBinDir } from '../helpers/postgres.ts';
+import { findPostgresBinDir } from '../../src/store/throwaway-postgres.ts';
 import { ensureTemporalServerBinaries } from '../helpers/temporal-cluster.ts';
 
 findPostgresBinDir();

@@ -30,7 +30,7 @@ import { hostEnv, makeWorkspace, runCli, startHost, type Host, type HostOptions 
 import { eventually } from '../helpers/eventually.ts';
 import { scenario } from '../helpers/harness.ts';
 import { goalOf } from '../helpers/latch.ts';
-import { findPostgresBinDir, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { findPostgresBinDir, startPostgres, type PostgresServer } from '../../src/store/throwaway-postgres.ts';
 import { startTemporalCluster, type TemporalCluster } from '../helpers/temporal-cluster.ts';
 import { DAYS, dayFiles, dayText, expectedAnswer, HELD_TURN } from '../scenarios/twelve-reads.ts';
 import { releaseGoal } from '../scenarios/latched-reads.ts';

@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.ts';
-import { spawnBoundToThisProcess } from './postgres.ts';
+import { spawnBoundToThisProcess } from '../../src/store/throwaway-postgres.ts';
 
 export interface ClusterEndpoints {
   /** The Temporal frontend. */

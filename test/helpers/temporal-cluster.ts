@@ -19,7 +19,7 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { CACHE_DIR, PROJECT_ROOT } from '../../src/paths.ts';
 import { goInstall, isExecutable, which } from '../../src/temporal/temporal-cli.ts';
-import { spawnBoundToThisProcess, startPostgres, type PostgresServer } from './postgres.ts';
+import { spawnBoundToThisProcess, startPostgres, type PostgresServer } from '../../src/store/throwaway-postgres.ts';
 
 export interface TemporalCluster {
   /** The frontend, host:port. */

@@ -9,7 +9,7 @@
  */
 import { AgentClient } from '../../client/client.ts';
 import type { ModelCall } from '../../wire/run-input.ts';
-import { median } from '../stats.ts';
+import { median } from './stats.ts';
 import type { CoreMetrics } from './metrics.ts';
 import { log, serverCpuMs, sleep, SLOW_MODEL, waitFor, type BenchEnv } from './env.ts';
 

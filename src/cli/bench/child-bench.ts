@@ -7,9 +7,9 @@ import { PROJECT_ROOT } from '../../paths.ts';
 
 export const CHILD_BENCHES = {
   /** Event appended in the store → received by SSE clients; how many clients one process serves. */
-  sse: { title: 'live events: store → SSE client latency, concurrent clients (src/http/sse-latency.ts)', args: ['src/http/sse-latency.ts'] },
+  sse: { title: 'live events: store → SSE client latency, concurrent clients (src/cli/bench/sse-latency.ts)', args: ['src/cli/bench/sse-latency.ts'] },
   /** Tracing on vs off per turn, and an MCP tool call vs a built-in tool. */
-  'otel-mcp': { title: 'OpenTelemetry on vs off per turn; an MCP tool call vs a built-in tool (test/measure-telemetry-mcp.ts)', args: ['test/measure-telemetry-mcp.ts', '40'] },
+  'otel-mcp': { title: 'OpenTelemetry on vs off per turn; an MCP tool call vs a built-in tool (src/cli/bench/telemetry-mcp.ts)', args: ['src/cli/bench/telemetry-mcp.ts', '40'] },
 } as const;
 
 export type ChildBench = keyof typeof CHILD_BENCHES;

@@ -1,5 +1,6 @@
 /** The bench's tables (stdout) and its JSON (`--json <file>`). */
-import { median, p95, quantile, table } from '../stats.ts';
+import { median, p95, quantile } from './stats.ts';
+import { table } from '../table.ts';
 import type { CancelResult } from './cancel.ts';
 import type { HistoryRow } from './history.ts';
 import type { ParkedResult } from './parked.ts';

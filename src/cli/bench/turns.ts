@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { median, p95 } from '../stats.ts';
+import { median, p95 } from './stats.ts';
 import type { ModelCall, RunInput } from '../../wire/run-input.ts';
 import { BENCH_DIR, log, serverCpuMs, SLOW_MODEL, type BenchEnv } from './env.ts';
 import type { FloorStep } from './floor-workflow.ts';

@@ -1,5 +1,5 @@
 /**
- * `npm run eval:claims [-- files or dirs…]`: runs the claim check (src/claims/claims.ts) on the labelled
+ * `npm run eval:claims [-- files or dirs…]`: runs the claim check (src/claims/check-claims.ts) on the labelled
  * answers in eval/claims/ and prints its misses and false alarms, then precision, recall and the false-alarm
  * rate, per file and in total. Exits 1 when recall < 95 % or false alarms > 5 % (in total).
  */
@@ -7,10 +7,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { checkClaims, claimSpecsOf, RECEIPT_OUTCOMES, sameObject, type ClaimSpecs, type ClaimWarning, type Receipt } from '../../claims/claims.ts';
+import { checkClaims, sameObject } from '../../claims/check-claims.ts';
+import { claimSpecsOf, type ClaimSpecs } from '../../claims/claim-specs.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
-import { table } from '../stats.ts';
+import { table } from '../table.ts';
 import { toolContracts } from '../../tools/contracts.ts';
+import { RECEIPT_OUTCOMES, type ClaimWarning, type Receipt } from '../../wire/receipt.ts';
 
 const caseSchema = z
   .object({

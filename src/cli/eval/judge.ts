@@ -1,10 +1,14 @@
 /**
  * Judges one run on three levels: the result (status, answer), the trajectory (which tools ran, how many
  * turns, runs and dollars) and the answer's claims: the run's receipt, built from its trace, and the same
- * claim check a live run gets (src/claims/claims.ts). Pure.
+ * claim check a live run gets (src/claims/check-claims.ts). Pure.
  */
-import { checkClaims, claimSpecsOf, formatReceipt, splitClauses, type ClaimSpecs, type ClaimWarning, type Receipt } from '../../claims/claims.ts';
+import { checkClaims } from '../../claims/check-claims.ts';
+import { claimSpecsOf, type ClaimSpecs } from '../../claims/claim-specs.ts';
+import { splitClauses } from '../../claims/clauses.ts';
+import { formatReceipt } from '../../claims/format-receipt.ts';
 import { receiptFromEvents, receiptToolsOf, type ReceiptTools } from '../../claims/receipt.ts';
+import type { ClaimWarning, Receipt } from '../../wire/receipt.ts';
 import type { TraceLine } from '../../wire/trace-events.ts';
 import type { RunResult } from '../../wire/types.ts';
 import { toolContracts } from '../../tools/contracts.ts';

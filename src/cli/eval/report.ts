@@ -2,7 +2,7 @@
  * The eval table, as in the seed: one row per task, then totals and mean turn time; then the claim
  * warnings (answers that claim what the run's receipt does not show), with each run's receipt.
  */
-import { table } from '../stats.ts';
+import { table } from '../table.ts';
 import type { EvalReport } from './run-eval.ts';
 
 const int = new Intl.NumberFormat('en-US');

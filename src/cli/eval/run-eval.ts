@@ -4,7 +4,7 @@
  */
 import type { AgentClient } from '../../client/client.ts';
 import { isTerminal } from '../../client/client.ts';
-import { formatReceipt } from '../../claims/claims.ts';
+import { formatReceipt } from '../../claims/format-receipt.ts';
 import type { TraceLine } from '../../wire/trace-events.ts';
 import type { RunStatus, StopReason } from '../../wire/types.ts';
 import type { RunInput } from '../../wire/run-input.ts';

@@ -1,14 +1,3 @@
-/** Small statistics helpers for benchmarks and eval. */
-export function quantile(values: readonly number[], q: number): number {
-  if (!values.length) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index]!;
-}
-
-export const median = (values: readonly number[]) => quantile(values, 0.5);
-export const p95 = (values: readonly number[]) => quantile(values, 0.95);
-
 /** Renders rows as an aligned text table; numbers are right-aligned. */
 export function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cells = [header, ...rows].map((row) => row.map((c) => String(c)));

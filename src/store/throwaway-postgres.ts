@@ -1,17 +1,18 @@
 /**
- * A real, throwaway PostgreSQL server for tests: Debian's binaries (`apt-get install postgresql`),
- * a fresh data directory in a temp dir, listening on 127.0.0.1 only (unix socket inside the temp dir),
- * trust auth, durability switched off for speed. PostgreSQL refuses to run as root, so when we are
- * root the server runs as the `postgres` system user. The server is a child of this process: stop() /
- * start() keep the data directory (to simulate an outage), destroy() deletes it, and a process that
- * exits without destroy() still takes its server down with it.
+ * A real, throwaway PostgreSQL server for the tests and the store bench (here, not in test/: the bench runs
+ * from the Docker image too): Debian's binaries (`apt-get install postgresql`), a fresh data directory in a
+ * temp dir, listening on 127.0.0.1 only (unix socket inside the temp dir), trust auth, durability switched
+ * off for speed. PostgreSQL refuses to run as root, so when we are root the server runs as the `postgres`
+ * system user. The server is a child of this process: stop() / start() keep the data directory (to
+ * simulate an outage), destroy() deletes it, and a process that exits without destroy() still takes its
+ * server down with it.
  */
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CACHE_DIR } from '../../src/paths.ts';
+import { CACHE_DIR } from '../paths.ts';
 
 export interface PostgresServer {
   host: string;

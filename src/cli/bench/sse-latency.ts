@@ -4,8 +4,8 @@
  * growing number of clients all watching one run (the fan-out worst case), and the largest number served
  * with p95 under 100 ms.
  *
- *   node src/http/sse-latency.ts [--clients 1,10,100,500,1000] [--events 100] [--interval-ms 50]
- *                                [--cross-process] [--store-url postgres://…]
+ *   node src/cli/bench/sse-latency.ts [--clients 1,10,100,500,1000] [--events 100] [--interval-ms 50]
+ *                                     [--cross-process] [--store-url postgres://…]
  *
  * `--cross-process`: the events are appended by another process with its own store instance (a worker on
  * another host, or `serve --no-worker`): SQLite then notifies by polling, PostgreSQL by LISTEN/NOTIFY.
@@ -17,12 +17,13 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { AgentClient } from '../client/client.ts';
-import { median, p95, table } from '../cli/stats.ts';
-import { openStore } from '../store/open-store.ts';
-import type { AgentStore } from '../store/store.ts';
-import { buildHttpApp } from './app.ts';
-import { Authenticator } from './auth.ts';
+import type { AgentClient } from '../../client/client.ts';
+import { buildHttpApp } from '../../http/app.ts';
+import { Authenticator } from '../../http/auth.ts';
+import { openStore } from '../../store/open-store.ts';
+import type { AgentStore } from '../../store/store.ts';
+import { table } from '../table.ts';
+import { median, p95 } from './stats.ts';
 
 const now = () => performance.timeOrigin + performance.now();
 

@@ -1,13 +1,14 @@
 /**
  * Measures (prints, changes nothing): the per-turn cost of tracing on vs off, and an MCP tool call vs a
- * built-in one. `npx node test/measure-telemetry-mcp.ts [runs]` on Node 22. Its own dev server, scripted
+ * built-in one. `npx node src/cli/bench/telemetry-mcp.ts [runs]` on Node 22. Its own dev server, scripted
  * model, and workers on their own task queues; spans go over OTLP/HTTP to a local sink that answers 200.
  *
  *  - tracing: `scripted:plan` runs (3 model calls, 2 tools), alternating batches with a worker and client
  *    that trace and ones that do not; per turn = run wall time / 3.
  *  - tools: a 2-turn run with one call of `read_file` (built-in, local activity) and of the test MCP
  *    server's `weather` (stdio) as a local activity (timeout ≤ 10 s) and as a regular activity; the
- *    tool's own time is the `tool_result` ms the activity measured.
+ *    tool's own time is the `tool_result` ms the activity measured. The MCP server is the tests' own
+ *    (test/mcp/server.ts): this section needs the repository, not only the Docker image.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -15,19 +16,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { AgentClient } from '../src/client/client.ts';
-import { parseMcpConfig } from '../src/mcp/config.ts';
-import { PROJECT_ROOT } from '../src/paths.ts';
-import { quietTemporalLogs } from '../src/worker/temporal-logs.ts';
-import { startScriptedModelServer } from '../src/scripted-model/server.ts';
-import { median, p95, table } from '../src/cli/stats.ts';
-import { openStore } from '../src/store/open-store.ts';
-import { tracingClientInterceptors } from '../src/telemetry/client.ts';
-import { setupTelemetry } from '../src/telemetry/setup.ts';
-import { freeDevServerPort, startDevServer } from '../src/temporal/temporal-server.ts';
-import { createAgentWorker } from '../src/worker/worker.ts';
-import type { RunInput } from '../src/wire/run-input.ts';
-import { stdioServer } from './helpers/mcp-server.ts';
+import { AgentClient } from '../../client/client.ts';
+import { parseMcpConfig } from '../../mcp/config.ts';
+import { PROJECT_ROOT } from '../../paths.ts';
+import { quietTemporalLogs } from '../../worker/temporal-logs.ts';
+import { startScriptedModelServer } from '../../scripted-model/server.ts';
+import { openStore } from '../../store/open-store.ts';
+import { tracingClientInterceptors } from '../../telemetry/client.ts';
+import { setupTelemetry } from '../../telemetry/setup.ts';
+import { freeDevServerPort, startDevServer } from '../../temporal/temporal-server.ts';
+import { createAgentWorker } from '../../worker/worker.ts';
+import type { RunInput } from '../../wire/run-input.ts';
+import { table } from '../table.ts';
+import { median, p95 } from './stats.ts';
 
 const RUNS = Number(process.argv[2] ?? 40);
 quietTemporalLogs();
@@ -54,10 +55,17 @@ const server = await startDevServer({ dataDir, port: await freeDevServerPort() }
 const connection = await NativeConnection.connect({ address: server.address });
 const scripted = await startScriptedModelServer({ scenarioDirs: [] });
 const store = await openStore({ dataDir });
+/** The tests' MCP server (test/mcp/server.ts) over stdio, logging into the data directory as `name`. */
+const stdioServer = (name: string, extra: Record<string, unknown>) => ({
+  command: process.execPath,
+  args: [path.join(PROJECT_ROOT, 'test', 'mcp', 'server.ts')],
+  env: { MCP_TEST_DIR: dataDir, MCP_TEST_NAME: name },
+  ...extra,
+});
 const mcp = parseMcpConfig({
   servers: {
-    local: stdioServer(dataDir, 'local', { tools: { weather: { risk: 'low', readOnly: true, timeoutMs: 10_000 } } }),
-    remote: stdioServer(dataDir, 'remote', { tools: { weather: { risk: 'low', readOnly: true, timeoutMs: 60_000 } } }),
+    local: stdioServer('local', { tools: { weather: { risk: 'low', readOnly: true, timeoutMs: 10_000 } } }),
+    remote: stdioServer('remote', { tools: { weather: { risk: 'low', readOnly: true, timeoutMs: 60_000 } } }),
   },
 });
 

@@ -1,0 +1,106 @@
+/**
+ * Does a clause assert a claim verb: not negated, not a question, promise, condition, advice or report,
+ * and not the user's doing? English heuristics over the words before the verb. Pure.
+ */
+import { isObjectLike } from './claim-objects.ts';
+import type { VerbMatch } from './claim-verbs.ts';
+
+const NEGATION = /\b(?:not|never|no|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
+/** Conditions, reported speech and advice: what follows is not the agent's account of what it did. */
+const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports?|reported|states?|stated|indicates?|indicated|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
+const MODALS = new Set(['will', "'ll", 'would', 'could', 'can', 'ca', 'should', 'shall', 'may', 'might', 'must', 'wo', 'to', 'gonna']);
+export const PASSIVE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', "'m", "'s", "'re", 'got', 'get', 'gets']);
+const AUX = new Set([...MODALS, ...PASSIVE, 'has', 'have', 'had', "'ve", "'d", 'did', 'do', 'does']);
+export const ADVERB = /^(?:also|already|just|now|then|finally|all|both|since|successfully|completely|permanently|safely|actually|indeed|really|fully|entirely|quickly|immediately|manually|automatically|now|simply)$|ly$/;
+/** Before an -ing form, these make it an account of a done thing ("after deleting x, …"). */
+const ING_ACCOUNT = new Set(['after', 'finished', 'completed', 'am', "'m"]);
+/** Before "to" + base form, these make it an account ("I was able to delete x"). */
+const ABLE = new Set(['able', 'managed', 'proceeded']);
+
+/** Words of a text, with contractions split ("couldn't" → "could n't", "I've" → "i 've"). */
+export function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/n't\b/g, " n't")
+    .replace(/(\w)'(ve|ll|d|m|s|re)\b/g, "$1 '$2")
+    .split(/[^\w'@#.-]+/)
+    .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
+    .filter(Boolean);
+}
+
+/**
+ * The start of the part of the clause that governs the verb at `at`: after the last ", and", " and ",
+ * " so ", " because "… before it, or after a comma unless only other verbs stand between the comma and
+ * this one ("did not read, delete or send" stays one scope).
+ */
+export function scopeStart(text: string, at: number, verbs: readonly VerbMatch[]): number {
+  const before = text.slice(0, at);
+  let start = 0;
+  for (const m of before.matchAll(/\s(?:and|so|because|since|as|while|which|who|then|after|before|when)\s|\(|\)/gi)) {
+    // "access.log and errors.log were deleted": a list of objects, not two clauses.
+    if (m[0].trim().toLowerCase() === 'and' && isObjectLike(lastWord(before.slice(0, m.index))) && isObjectLike(firstWord(before.slice(m.index + m[0].length)))) continue;
+    start = m.index + m[0].length;
+  }
+  const commas = [...before.matchAll(/,/g)].map((m) => m.index).filter((i) => i >= start);
+  for (let i = commas.length - 1; i >= 0; i--) {
+    const from = commas[i]! + 1;
+    let rest = before.slice(from);
+    for (const v of verbs) if (v.start >= from && v.end <= at) rest = rest.replace(v.text, ' ');
+    if (/^[\s,]*(?:(?:or|and|nor)\b[\s,]*)*$/i.test(rest)) continue;
+    start = Math.max(start, from);
+    break;
+  }
+  return start;
+}
+
+const firstWord = (s: string) => s.trim().split(/\s+/)[0] ?? '';
+const lastWord = (s: string) => s.trim().split(/\s+/).pop() ?? '';
+
+/** The auxiliaries right before the verb (nearest first), skipping adverbs; and the word before them. */
+export function auxiliaries(before: string): { aux: string[]; previous: string | undefined } {
+  const ws = words(before);
+  const aux: string[] = [];
+  let i = ws.length - 1;
+  for (; i >= 0; i--) {
+    const w = ws[i]!;
+    if (AUX.has(w) || w === "n't") aux.push(w);
+    else if (!ADVERB.test(w)) break;
+  }
+  return { aux, previous: ws[i] };
+}
+
+export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
+  const scope = text.slice(scopeStart(text, match.start, verbs), match.start);
+  if (NEGATION.test(scope) || NOT_AN_ACCOUNT.test(scope)) return false;
+  // "deleted nothing", "removed no files", "wrote none of it".
+  if (/^\s+(?:nothing|none|no|neither)\b/i.test(text.slice(match.end))) return false;
+  // "…, according to errors.log": reported, wherever the marker stands.
+  if (/\baccording to\b/i.test(text)) return false;
+  const { aux, previous } = auxiliaries(text.slice(0, match.start));
+  // "as you asked", "you removed it": the user's doing, not the agent's account.
+  if (previous === 'you') return false;
+  const modal = aux.some((a) => MODALS.has(a)) || (aux.includes("'d") && aux.includes('have'));
+  const ableTo = aux[0] === 'to' && previous !== undefined && ABLE.has(previous);
+  switch (match.form) {
+    case 'past':
+    case 'phrase':
+      return !modal || ableTo;
+    case 'base':
+      return aux[0] === 'did' || ableTo;
+    case 'ing':
+      // "freed 2 MB by deleting x", "I saved you 2 MB by removing x": as asserted as the verb it depends on.
+      if (aux.length === 0 && previous === 'by') return doneBefore(text, match, verbs);
+      return aux.length === 0 ? previous !== undefined && ING_ACCOUNT.has(previous) : ING_ACCOUNT.has(aux[0]!);
+    case 's':
+      return false;
+  }
+}
+
+/** Is there an asserted past-tense verb earlier in the clause (a claim verb, or any "-ed"/irregular past)? */
+function doneBefore(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
+  const earlier = verbs.filter((v) => v.end <= match.start);
+  if (earlier.some((v) => (v.form === 'past' || v.form === 'phrase') && asserts(text, v, verbs))) return true;
+  const before = text.slice(0, match.start);
+  if (earlier.length || NEGATION.test(before) || NOT_AN_ACCOUNT.test(before) || words(before).some((w) => MODALS.has(w) && w !== 'to')) return false;
+  return /\b(?:\w+[^e\s]ed|made|got|won|gained|reclaimed)\b/i.test(before);
+}

@@ -1,0 +1,114 @@
+/**
+ * The claim check: does the final answer say something was done that the receipt does not show as done?
+ *
+ * Pure and sandbox-safe (no Node built-ins, no I/O): the workflow runs it on the final answer, the eval on
+ * answers it judges. The check is an English heuristic over the answer's clauses; the receipt is the truth.
+ */
+import type { ClaimWarning, Receipt } from '../wire/receipt.ts';
+import { ADVERB, asserts, auxiliaries, PASSIVE, scopeStart, words } from './assertion.ts';
+import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
+import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
+import { compileSpecs, findVerbs, type VerbMatch } from './claim-verbs.ts';
+import { splitClauses } from './clauses.ts';
+import { formatReceiptEntry, shorten } from './format-receipt.ts';
+
+/**
+ * The claims in `answer` that the receipt contradicts: each clause that asserts a tool's effect (a claim
+ * verb or phrase, not negated, not a question, promise, condition, advice or quotation) on an object —
+ * or on no named object — needs a `done` entry of that tool (for that object) in the receipt.
+ */
+export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs): ClaimWarning[] {
+  const warnings: ClaimWarning[] = [];
+  const seen = new Set<string>();
+  const matchers = compileSpecs(specs);
+  for (const clause of splitClauses(answer)) {
+    const matches = findVerbs(clause.text, matchers);
+    for (const match of matches) {
+      if (clause.question || !asserts(clause.text, match, matches)) continue;
+      const spec = specs[match.tool]!;
+      const objects = claimedObjects(clause.text, match, matches, spec, receipt);
+      if (!objects || !byTheAgent(clause.text, match, matches, spec, receipt)) continue;
+      const done = receipt.filter((e) => e.tool === match.tool && e.outcome === 'done');
+      const add = (object: string | undefined) => {
+        const key = `${match.tool}\u0000${object ? normalize(object) : ''}`;
+        if (seen.has(key)) return;
+        seen.add(key);
+        const related = receipt.filter((e) => e.tool === match.tool && (!object || !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec))));
+        const has = related.length ? related.map(formatReceiptEntry).join(' · ') : `no ${match.tool} call${object ? ` for ${object}` : ''}`;
+        const claim = clause.text.trim();
+        warnings.push({
+          tool: match.tool,
+          ...(object ? { object } : {}),
+          clause: claim,
+          verb: match.text,
+          receipt: has,
+          message: `${match.tool}${object ? ` ${object}` : ''}: "${shorten(claim, 100)}" — receipt: ${has}`,
+        });
+      };
+      if (!objects.length) {
+        if (!done.length) add(undefined);
+        continue;
+      }
+      for (const object of objects) {
+        if (!done.some((e) => !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec)))) add(object);
+      }
+    }
+  }
+  // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
+  return warnings.filter((w) => w.object || !warnings.some((o) => o.tool === w.tool && o.object));
+}
+
+/** Whether two object names denote the same thing, as the check compares them (loosely). */
+export function sameObject(a: string, b: string, kind: 'path' | 'recipient' = a.includes('@') || b.includes('@') ? 'recipient' : 'path'): boolean {
+  return objectMatches(a, b, kind);
+}
+
+const FIRST_PERSON = /\b(?:i|we|me|us|myself|ourselves)\b/i;
+
+/**
+ * Is the effect the agent's? Not when someone else did it: a passive with another agent ("written by
+ * nginx"), or an active verb whose subject is not "I"/"we" and whose direct object names nothing of this
+ * tool's ("the backup job removed 40 temp files", "worker 7 sent a heartbeat"). Headlines without a
+ * subject ("Deleted access.log", "Email sent to …") and nominalised work of the tool ("the cleanup freed
+ * 2 MB") are the agent's.
+ */
+function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt): boolean {
+  if (match.form === 'phrase') return true;
+  const { before, after: objectRegion, passive } = objectRegions(text, match, verbs);
+  const after = text.slice(match.end);
+  if (passive) return !/^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run)\b)(?![a-z]+ing\b)/i.test(after);
+  if (FIRST_PERSON.test(before)) return true;
+  const { aux } = auxiliaries(before);
+  const subject = words(before).slice(0, Math.max(0, words(before).length - aux.length)).filter((w) => !ADVERB.test(w));
+  if (!subject.length) return true;
+  // No direct object ("Email sent to bob@…", "Summary written to report.txt"): a headline passive.
+  if (/^\s*(?:$|[.,;:!)]|(?:to|for|in|into|with|at|on|from|via|by|as|successfully|just|now)\b)/i.test(after)) return true;
+  if (spec.objectArg && objectsIn(objectRegion, spec, match.tool, receipt).objects.length) return true;
+  const stems = spec.verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
+  return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
+}
+
+/** Where the verb's objects are named: after it (active), or before it (passive, "x is gone"). */
+function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): { after: string; before: string; passive: boolean } {
+  const { aux } = auxiliaries(text.slice(0, match.start));
+  const passive = match.form === 'phrase' || (aux.length > 0 && PASSIVE.has(aux[0]!)) || (aux[0] === "n't" && PASSIVE.has(aux[1] ?? ''));
+  const before = text.slice(scopeStart(text, match.start, verbs), match.start);
+  let after = text.slice(match.end);
+  // The next verb that asserts something starts another claim; "to free space", "by deleting" do not.
+  const next = verbs.find((v) => v.start >= match.end && (v.form === 'past' || v.form === 'phrase'));
+  if (next) after = text.slice(match.end, next.start);
+  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
+  if (stop) after = after.slice(0, stop.index);
+  return { after, before, passive };
+}
+
+/** The objects a claim names; null when it names only containers (a claim about their contents, not them). */
+function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt): string[] | null {
+  if (!spec.objectArg) return [];
+  const { after, before, passive } = objectRegions(text, match, verbs);
+  const first = objectsIn(passive ? before : after, spec, match.tool, receipt);
+  if (first.objects.length) return first.objects;
+  const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
+  if (second.objects.length) return second.objects;
+  return first.containers + second.containers ? null : [];
+}

@@ -1,0 +1,81 @@
+/**
+ * The objects a claim names (file names, recipients, or names the receipt knows) and how loosely they
+ * match a receipt's arguments. Pure.
+ */
+import { REDACTED } from '../wire/redact.ts';
+import type { Receipt } from '../wire/receipt.ts';
+import type { ClaimSpec } from './claim-specs.ts';
+import { escape, phraseSource } from './claim-verbs.ts';
+
+const FILE_LIKE = /(?<![\w@/.-])(?:\.{1,2}\/)?((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,7})(?![\w/@-])/gi;
+const FILE_LIKE_ONE = /^(?:\.{1,2}\/)?(?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,7}$/i;
+const NOT_FILES = new Set(['e.g', 'i.e', 'etc', 'a.m', 'p.m', 'vs']);
+const RECIPIENT = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w@])@[\w-]+(?:\.[\w-]+)*|(?<![\w&#])#[a-z][\w-]*/gi;
+
+export function kindOf(spec: ClaimSpec): 'path' | 'recipient' {
+  if (spec.objectKind) return spec.objectKind;
+  return /^(?:to|cc|recipients?|channel|address|email)$/i.test(spec.objectArg ?? '') ? 'recipient' : 'path';
+}
+
+/** The objects named in a region; names right after a container word ("from notes.txt") are counted apart. */
+export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt: Receipt): { objects: string[]; containers: number } {
+  const kind = kindOf(spec);
+  const containerBefore = spec.containers?.length ? new RegExp(`\\b(?:${spec.containers.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
+  const objects: string[] = [];
+  let containers = 0;
+  const push = (o: string, at: number) => {
+    if (containerBefore?.test(region.slice(0, at))) containers++;
+    else if (!objects.some((f) => objectMatches(f, o, kind))) objects.push(o);
+  };
+  if (kind === 'path') {
+    for (const m of region.matchAll(FILE_LIKE)) if (!NOT_FILES.has(m[1]!.toLowerCase())) push(m[1]!, m.index);
+  } else {
+    for (const m of region.matchAll(RECIPIENT)) push(m[0], m.index);
+  }
+  // Objects the receipt knows by name ("the cache directory" when a call deleted `cache`).
+  if (spec.objectArg) {
+    const lower = region.toLowerCase();
+    for (const entry of receipt) {
+      const value = entry.tool === tool ? entry.args[spec.objectArg] : undefined;
+      if (!value || value === REDACTED || objects.some((o) => objectMatches(value, o, kind))) continue;
+      const names = kind === 'path' ? [value, baseName(value)] : [value, value.replace(/@.*$/, '')];
+      for (const name of names) {
+        const n = normalize(name);
+        if (n.length < 2) continue;
+        const at = lower.search(new RegExp(`(?<![\\w@.-])${escape(n)}(?![\\w@-])`));
+        if (at >= 0) {
+          push(value, at);
+          break;
+        }
+      }
+    }
+  }
+  return { objects, containers };
+}
+
+export function normalize(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/^["'(<[]+|["')>\].,:;!?]+$/g, '')
+    .replace(/^\.\//, '')
+    .replace(/^[@#]/, '')
+    .replace(/\/+$/, '');
+}
+
+const baseName = (p: string) => normalize(p).split('/').pop() ?? '';
+
+/** Loose: case-insensitive, by base name for paths; by address or its local part for recipients. */
+export function objectMatches(receiptValue: string | undefined, named: string, kind: 'path' | 'recipient'): boolean {
+  // A redacted or unknown object may be the one named: the receipt cannot contradict the claim.
+  if (receiptValue === undefined || receiptValue === REDACTED) return true;
+  const a = normalize(receiptValue);
+  const b = normalize(named);
+  if (a === b) return true;
+  if (kind === 'path') return baseName(a) === baseName(b);
+  const local = (s: string) => s.replace(/@.*$/, '');
+  return local(a) === local(b) && (!a.includes('@') || !b.includes('@'));
+}
+
+/** A word that looks like an object (a file name or an address): "a.log and b.log" lists objects. */
+export const isObjectLike = (w: string) => FILE_LIKE_ONE.test(w.replace(/[,:;()"']+$/g, '')) || /@/.test(w);
