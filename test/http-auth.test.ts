@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Authenticator, authConfigFromEnv, parseTokenList, TokenConfigError } from '../src/http/auth.ts';
+import { HttpError } from '../src/http/errors.ts';
+import { queryCredential, redactedUrl } from '../src/http/query-credentials.ts';
 import { serveHttp, UnsafeListenError } from '../src/http/serve.ts';
 import type { AgentClient } from '../src/client/client.ts';
 import type { AgentStore } from '../src/store/store.ts';
@@ -59,5 +61,28 @@ describe('tokens', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('credentials in the query string', () => {
+  const refused = (url: string, pattern: RegExp) => assert.throws(() => queryCredential(url), (e: Error) => e instanceof HttpError && e.status === 400 && pattern.test(e.message));
+
+  test('read from the raw query: the exact name, once, its value decoded', () => {
+    assert.deepEqual(queryCredential('/runs/r/events?after=3&access_token=a%2Bb+c'), { param: 'access_token', value: 'a+b c' });
+    assert.deepEqual(queryCredential('/runs/r/events?ticket=t-1'), { param: 'ticket', value: 't-1' });
+    assert.equal(queryCredential('/runs/r/events?after=3'), null);
+    assert.equal(queryCredential('/runs/r/events'), null);
+    assert.equal(queryCredential('/runs/r/events?ACCESS_TOKEN=x&access_token[]=y'), null, 'other names are not read');
+    refused('/x?access_token=a&access_token=b', /access_token more than once/);
+    refused('/x?access%5Ftoken=a', /as it is spelled/);
+    refused('/x?access_token=%E0%A4%A', /not valid percent-encoding/);
+    refused('/x?ticket=a&access_token=b', /send one/);
+  });
+
+  test('the log shows every token- or ticket-like value as …, however spelled', () => {
+    assert.equal(redactedUrl('/runs/r/events?access_token=a&after=2&access_token=b'), '/runs/r/events?access_token=…&after=2&access_token=…');
+    assert.equal(redactedUrl('/x?access%5Ftoken=a&%74icket=b&my_Token[]=c&flag'), '/x?access%5Ftoken=…&%74icket=…&my_Token[]=…&flag');
+    assert.equal(redactedUrl('/x?%E0%A4%A=secret'), '/x?…', 'a name that does not decode hides the whole query');
+    assert.equal(redactedUrl('/runs?status=completed'), '/runs?status=completed');
   });
 });

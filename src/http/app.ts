@@ -12,6 +12,7 @@ import { authHook } from './auth-hook.ts';
 import type { Authenticator, Principal } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { EventStreams } from './event-stream.ts';
+import { redactedUrl } from './query-credentials.ts';
 import { codecCorsHook, codecRoutes } from './routes/codec.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -36,8 +37,14 @@ export type HttpApp = FastifyInstance & { eventStreams: EventStreams };
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
-    // The request log never shows an SSE client's ?access_token=.
-    logger: options.logger ? { serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/access_token=[^&]*/, 'access_token=…') }) } } : false,
+    // The request log shows a request's method and URL only, never a token or ticket in its query
+    // (however spelled, however often), nor an Authorization header (should anything log headers).
+    logger: options.logger
+      ? {
+          serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactedUrl(req.url) }) },
+          redact: { paths: ['req.headers.authorization', 'headers.authorization', 'req.headers.cookie', 'headers.cookie'], censor: '…' },
+        }
+      : false,
     // Open SSE streams would hold close() up; they are ended (and clients reconnect) instead.
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,

@@ -1,11 +1,13 @@
 /**
  * The request hook that enforces roles: every route needs `viewer` unless its config says `public` or
  * names a higher role. The token comes from `Authorization: Bearer <token>`; routes with `queryToken`
- * (the SSE stream, which EventSource opens without headers) also take `?access_token=`.
+ * (the SSE stream, which EventSource opens without headers) also take `?access_token=`, read strictly from
+ * the raw query (query-credentials.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal, Role } from './auth.ts';
 import { HttpError } from './errors.ts';
+import { queryCredential } from './query-credentials.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,20 +29,25 @@ export function authHook(auth: Authenticator) {
     const config = request.routeOptions.config;
     // Unknown routes answer 404 whoever asks; public routes need nobody.
     if (request.routeOptions.url === undefined || config.public) return;
-    const token = bearerToken(request) ?? (config.queryToken ? (request.query as { access_token?: string }).access_token : undefined);
-    const principal = auth.identify(token);
-    if (!principal) {
-      throw new HttpError(
-        'unauthorized',
-        token ? 'This bearer token is not configured on the server.' : 'Missing bearer token: send "Authorization: Bearer <token>" (tokens and roles come from AGENT_HTTP_TOKENS).',
-      );
-    }
+    const inQuery = config.queryToken ? queryCredential(request.url) : null;
+    const header = bearerToken(request);
+    const principal = identify(auth, header, inQuery);
     const needs = config.role ?? 'viewer';
     if (!principal.roles.has(needs)) {
       throw new HttpError('forbidden', `${request.method} ${request.routeOptions.url} needs the ${needs} role; token "${principal.name}" has ${[...principal.roles].join(', ')}.`);
     }
     request.principal = principal;
   };
+}
+
+function identify(auth: Authenticator, header: string | undefined, inQuery: ReturnType<typeof queryCredential>): Principal {
+  const token = header ?? (inQuery?.param === 'access_token' ? inQuery.value : undefined);
+  const principal = auth.identify(token);
+  if (principal) return principal;
+  throw new HttpError(
+    'unauthorized',
+    token ? 'This bearer token is not configured on the server.' : 'Missing bearer token: send "Authorization: Bearer <token>" (tokens and roles come from AGENT_HTTP_TOKENS).',
+  );
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {

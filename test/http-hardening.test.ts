@@ -1,0 +1,114 @@
+/**
+ * The HTTP server as an attacker tries it (issue 34): tokens in URLs, read strictly and never logged.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import type { TokenEntry } from '../src/http/auth.ts';
+import { PROJECT_ROOT } from '../src/paths.ts';
+import { eventually } from './helpers/eventually.ts';
+import { startHarness, type Harness } from './helpers/harness.ts';
+import { startHttp, type TestHttp } from './helpers/http-app.ts';
+
+const VIEWER = 'viewer-token-hardening-1';
+const TOKENS: TokenEntry[] = [
+  { name: 'vera', token: VIEWER, roles: ['viewer'] },
+];
+
+let h: Harness;
+let api: TestHttp;
+/** A run that has ended: its event stream replays and ends, so a 200 does not hang a request. */
+let endedRun: string;
+before(async () => {
+  h = await startHarness('http-hardening');
+  api = await startHttp(h, { tokens: TOKENS });
+  endedRun = (await h.run({ goal: 'Which log file mentions a timeout?', model: 'scripted:plan' })).runId;
+});
+after(async () => {
+  await api?.close();
+  await h?.close();
+});
+
+interface RawResponse {
+  status: number;
+  body: { error?: string; message?: string; field?: string } | null;
+}
+
+/** A request with any headers, Host included (fetch will not send a Host of our choosing). An event stream is left unread. */
+function raw(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${base}${path}`, { method, headers, agent: false }, (response) => {
+      if (response.headers['content-type']?.startsWith('text/event-stream')) {
+        response.destroy();
+        return resolve({ status: response.statusCode!, body: null });
+      }
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body: response.headers['content-type']?.startsWith('application/json') ? (JSON.parse(text) as RawResponse['body']) : null }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('tokens in the query string', () => {
+  test('access_token twice is a 400 that says so (it was a 500)', async () => {
+    const res = await raw(api.url, 'GET', `/runs/${endedRun}/events?access_token=x&access_token=${VIEWER}`);
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body?.field, 'querystring.access_token');
+    assert.match(res.body?.message ?? '', /more than once/);
+    const alone = await raw(api.url, 'GET', `/runs/${endedRun}/events?access_token=${VIEWER}`);
+    assert.equal(alone.status, 200, 'the one name, once, still opens the stream');
+  });
+
+  test('only the exact name counts: a percent-encoded access_token does not authenticate', async () => {
+    for (const name of ['access%5Ftoken', 'access%5ftoken', '%61ccess_token']) {
+      const res = await raw(api.url, 'GET', `/runs/${endedRun}/events?${name}=${VIEWER}`);
+      assert.equal(res.status, 400, `${name}: ${JSON.stringify(res.body)}`);
+      assert.match(res.body?.message ?? '', /as it is spelled/);
+    }
+    assert.equal((await raw(api.url, 'GET', `/runs/${endedRun}/events?ACCESS_TOKEN=${VIEWER}`)).status, 401, 'another name is not the token either');
+  });
+
+  test('the request log never shows a token or a ticket, however the URL spells it, nor an Authorization header', async () => {
+    const secrets = ['s3cret-first-spelling', 's3cret-second-spelling', 's3cret-encoded-name', 's3cret-header', 's3cret-ticket', 's3cret-array'];
+    const server = await loggedServer(`vera:${secrets[1]}:viewer,hdr:${secrets[3]}:viewer`);
+    try {
+      const paths = [
+        `/runs/run-x/events?access_token=${secrets[0]}&access_token=${secrets[1]}`,
+        `/runs/run-x/events?access%5Ftoken=${secrets[2]}`,
+        `/runs/run-x/events?ticket=${secrets[4]}&after=3`,
+        `/runs/run-x/events?access_token[]=${secrets[5]}`,
+      ];
+      for (const path of paths) await raw(server.url, 'GET', path);
+      await raw(server.url, 'GET', '/me', { authorization: `Bearer ${secrets[3]}` });
+      const log = await eventually(() => (server.stdout().split('\n').filter((l) => l.includes('"request completed"')).length >= paths.length + 1 ? server.stdout() : false), 'the log of every request');
+      for (const secret of secrets) assert.ok(!log.includes(secret), `the log shows ${secret}:\n${log}`);
+      assert.match(log, /"url":"\/runs\/run-x\/events\?access_token=…&access_token=…"/, 'every occurrence masked, the request still recognisable');
+      assert.match(log, /"url":"\/runs\/run-x\/events\?ticket=…&after=3"/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** `serve` in a process of its own with the request log on; `stdout()` is the log so far. */
+async function loggedServer(tokens: string): Promise<{ url: string; stdout(): string; close(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['test/helpers/logged-server.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, AGENT_HTTP_TOKENS: tokens }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await eventually(() => /listening (\S+)/.exec(stderr)?.[1] ?? (child.exitCode !== null ? assert.fail(`the server exited: ${stderr}`) : undefined), 'the logged server to listen');
+  return {
+    url,
+    stdout: () => stdout,
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
