@@ -185,4 +185,23 @@ describe('inbox and run page in Chromium', { skip: missing ?? false }, () => {
     assert.match((await page.locator('#answer').textContent()) ?? '', /Cancelled: changed my mind/);
     await page.close();
   });
+
+  test('no token configured: the pages need no sign-in, stream, and cancel (same origin, so not refused as cross-site)', async () => {
+    const local = await startHttp(h);
+    try {
+      const runId = await startRun('scripted:delete-approval', 'Free some disk space, locally, then be cancelled.');
+      await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval request');
+      const page = await browser.newPage();
+      await page.goto(`${local.url}/ui/runs/${runId}`);
+      await page.locator('#stream [data-type="approval_required"]').waitFor();
+      assert.match((await page.locator('#identity').textContent()) ?? '', /local/);
+      await page.locator('#cancel input[name="reason"]').fill('not now');
+      await page.locator('#cancel button').click();
+      await page.locator('#status [data-status="interrupted"]').waitFor();
+      assert.match((await page.locator('#answer').textContent()) ?? '', /Cancelled: not now/);
+      await page.close();
+    } finally {
+      await local.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 /**
- * The HTTP server as an attacker tries it (issue 34): tokens in URLs, read strictly and never logged.
+ * The HTTP server as an attacker tries it (issue 34): tokens in URLs (read strictly, never logged), and
+ * the no-token mode against DNS rebinding and cross-site requests.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,20 +13,26 @@ import { startHarness, type Harness } from './helpers/harness.ts';
 import { startHttp, type TestHttp } from './helpers/http-app.ts';
 
 const VIEWER = 'viewer-token-hardening-1';
+const OPERATOR = 'operator-token-hardening';
 const TOKENS: TokenEntry[] = [
   { name: 'vera', token: VIEWER, roles: ['viewer'] },
+  { name: 'ci-bot', token: OPERATOR, roles: ['operator'] },
 ];
 
 let h: Harness;
 let api: TestHttp;
+/** The same API with no token configured: loopback only, every local caller has every role. */
+let local: TestHttp;
 /** A run that has ended: its event stream replays and ends, so a 200 does not hang a request. */
 let endedRun: string;
 before(async () => {
   h = await startHarness('http-hardening');
   api = await startHttp(h, { tokens: TOKENS });
+  local = await startHttp(h);
   endedRun = (await h.run({ goal: 'Which log file mentions a timeout?', model: 'scripted:plan' })).runId;
 });
 after(async () => {
+  await local?.close();
   await api?.close();
   await h?.close();
 });
@@ -52,6 +59,8 @@ function raw(base: string, method: string, path: string, headers: Record<string,
     request.end(body);
   });
 }
+
+const portOf = (t: TestHttp) => new URL(t.url).port;
 
 describe('tokens in the query string', () => {
   test('access_token twice is a 400 that says so (it was a 500)', async () => {
@@ -94,6 +103,56 @@ describe('tokens in the query string', () => {
   });
 });
 
+describe('no token configured (loopback only)', () => {
+  test('only Host 127.0.0.1, [::1] or localhost with the port is answered (DNS rebinding)', async () => {
+    const port = portOf(local);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) {
+      assert.equal((await raw(local.url, 'GET', '/runs?limit=1', { host })).status, 200, host);
+    }
+    for (const host of ['evil.example', `evil.example:${port}`, '127.0.0.1', `127.0.0.1:${Number(port) + 1}`, `localhost.evil.example:${port}`, `127.0.0.2:${port}`]) {
+      const res = await raw(local.url, 'GET', '/runs?limit=1', { host });
+      assert.equal(res.status, 403, `${host}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body?.field, 'headers.host');
+      assert.match(res.body?.message ?? '', /127\.0\.0\.1:\d+, \[::1\]:\d+ or localhost:\d+/);
+    }
+    assert.equal((await raw(local.url, 'GET', '/ui', { host: 'evil.example' })).status, 403, 'the pages too');
+    assert.equal((await raw(api.url, 'GET', `/runs/${endedRun}`, { host: 'agents.example.com', authorization: `Bearer ${VIEWER}` })).status, 200, 'with tokens, any host name');
+  });
+
+  test('a cross-site POST is refused (CSRF); the server’s own pages, curl and the CLI are not', async () => {
+    const runId = await startWaiting();
+    const origin = `http://127.0.0.1:${portOf(local)}`;
+    const forged = await raw(local.url, 'POST', `/runs/${runId}/cancel`, { origin: 'http://evil.example' });
+    assert.equal(forged.status, 403, JSON.stringify(forged.body));
+    assert.equal(forged.body?.field, 'headers.origin');
+    assert.equal((await raw(local.url, 'POST', `/runs/${runId}/cancel`, { origin: 'null' })).status, 403, 'a sandboxed page');
+    assert.equal((await raw(local.url, 'POST', `/runs/${runId}/cancel`, { origin: `http://localhost:${portOf(local)}` })).status, 403, 'another origin of the same machine');
+    assert.equal((await h.agents.getState(runId)).status, 'waiting_approval', 'the run was not cancelled');
+    const formPost = await raw(local.url, 'POST', `/runs/${runId}/cancel`, { 'content-type': 'text/plain' }, '{"reason":"x"}');
+    assert.equal(formPost.status, 400, 'a body must be JSON');
+    assert.equal(formPost.body?.field, 'headers.content-type');
+    assert.match(formPost.body?.message ?? '', /Content-Type: application\/json/);
+    assert.equal((await raw(local.url, 'POST', '/codec/decode', { origin: 'http://127.0.0.1:8233', 'content-type': 'application/json' }, '{"payloads":[]}')).status, 404, 'the Temporal Web UI may call the codec (off here)');
+
+    const own = await raw(local.url, 'POST', `/runs/${runId}/cancel`, { origin, 'content-type': 'application/json' }, '{"reason":"from the run page"}');
+    assert.equal(own.status, 202, JSON.stringify(own.body));
+    const second = await startWaiting();
+    assert.equal((await raw(local.url, 'POST', `/runs/${second}/cancel`)).status, 202, 'no Origin (curl, the CLI, services) works');
+  });
+
+  test('with tokens, a POST with a foreign Origin is judged by its token alone (none can be sent cross-site)', async () => {
+    const res = await raw(api.url, 'POST', `/runs/${endedRun}/cancel`, { origin: 'http://evil.example' });
+    assert.equal(res.status, 401);
+  });
+});
+
+async function startWaiting(): Promise<string> {
+  const res = await local.call<{ runId: string }>('POST', '/runs', { body: { goal: 'Free some disk space in the workspace.', model: 'scripted:delete-approval', workspace: h.workspace } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  await h.waitForState(res.body.runId, (s) => s.status === 'waiting_approval', 'the approval request');
+  return res.body.runId;
+}
+
 /** `serve` in a process of its own with the request log on; `stdout()` is the log so far. */
 async function loggedServer(tokens: string): Promise<{ url: string; stdout(): string; close(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['test/helpers/logged-server.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, AGENT_HTTP_TOKENS: tokens }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -102,7 +161,7 @@ async function loggedServer(tokens: string): Promise<{ url: string; stdout(): st
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await eventually(() => /listening (\S+)/.exec(stderr)?.[1] ?? (child.exitCode !== null ? assert.fail(`the server exited: ${stderr}`) : undefined), 'the logged server to listen');
+  const url = await eventually(() => /listening (\S+)/.exec(stderr)?.[1] ?? (child.exitCode !== null ? assert.fail(`the server exited: ${stderr}`) : undefined), 'the logged server to listen', 60_000); // a process of its own: slow on a loaded machine
   return {
     url,
     stdout: () => stdout,

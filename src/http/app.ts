@@ -13,6 +13,7 @@ import type { Authenticator, Principal } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { EventStreams } from './event-stream.ts';
 import { redactedUrl } from './query-credentials.ts';
+import { requestGuardHook } from './request-guard.ts';
 import { codecCorsHook, codecRoutes } from './routes/codec.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -69,6 +70,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const streams = new EventStreams(options.store);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', codecCorsHook(options.codecOrigins ?? []));
+  app.addHook('onRequest', requestGuardHook({ open: options.auth.open, codecOrigins: options.codecOrigins ?? [] }));
   app.addHook('onRequest', authHook(options.auth));
   app.addHook('preClose', (done) => {
     streams.closeAll();
