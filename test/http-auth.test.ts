@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Authenticator, authConfigFromEnv, parseTokenList, TokenConfigError } from '../src/http/auth.ts';
 import { HttpError } from '../src/http/errors.ts';
+import { EventTickets } from '../src/http/event-tickets.ts';
 import { queryCredential, redactedUrl } from '../src/http/query-credentials.ts';
 import { serveHttp, UnsafeListenError } from '../src/http/serve.ts';
 import type { AgentClient } from '../src/client/client.ts';
@@ -84,5 +85,23 @@ describe('credentials in the query string', () => {
     assert.equal(redactedUrl('/x?access%5Ftoken=a&%74icket=b&my_Token[]=c&flag'), '/x?access%5Ftoken=…&%74icket=…&my_Token[]=…&flag');
     assert.equal(redactedUrl('/x?%E0%A4%A=secret'), '/x?…', 'a name that does not decode hides the whole query');
     assert.equal(redactedUrl('/runs?status=completed'), '/runs?status=completed');
+  });
+});
+
+describe('event stream tickets', () => {
+  test('a ticket opens one run for a minute, as a viewer only', () => {
+    let now = 1_000_000;
+    const tickets = new EventTickets({ now: () => now });
+    const alice = { name: 'alice', roles: new Set(['viewer', 'approver', 'operator'] as const) };
+    const { ticket, expiresAt } = tickets.mint('run-1', alice);
+    assert.equal(Date.parse(expiresAt), now + 60_000);
+    const holder = tickets.redeem(ticket, 'run-1');
+    assert.equal(holder.name, 'alice');
+    assert.deepEqual([...holder.roles], ['viewer'], 'a ticket never carries its minter’s other roles');
+    assert.equal(tickets.redeem(ticket, 'run-1').name, 'alice', 'usable again within its minute (EventSource reconnects)');
+    assert.throws(() => tickets.redeem(ticket, 'run-2'), (e: Error) => e instanceof HttpError && e.status === 403);
+    assert.throws(() => tickets.redeem('forged', 'run-1'), (e: Error) => e instanceof HttpError && e.status === 401);
+    now += 60_000;
+    assert.throws(() => tickets.redeem(ticket, 'run-1'), (e: Error) => e instanceof HttpError && e.status === 401 && /expired/.test(e.message));
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The HTTP server as an attacker tries it (issue 34): tokens in URLs (read strictly, never logged), and
- * the no-token mode against DNS rebinding and cross-site requests.
+ * The HTTP server as an attacker tries it (issue 34): tokens in URLs (read strictly, never logged), SSE
+ * tickets instead of tokens, and the no-token mode against DNS rebinding and cross-site requests.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,6 +11,7 @@ import { PROJECT_ROOT } from '../src/paths.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 import { startHttp, type TestHttp } from './helpers/http-app.ts';
+import { openSse } from './helpers/sse-client.ts';
 
 const VIEWER = 'viewer-token-hardening-1';
 const OPERATOR = 'operator-token-hardening';
@@ -100,6 +101,35 @@ describe('tokens in the query string', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('tickets for the event stream', () => {
+  test('a ticket minted with a token opens that run’s stream, and only that run’s, as a viewer', async () => {
+    const minted = await api.call<{ ticket: string; expiresAt: string }>('POST', `/runs/${endedRun}/events/ticket`, { token: VIEWER });
+    assert.equal(minted.status, 201, JSON.stringify(minted.body));
+    const lifetime = Date.parse(minted.body.expiresAt) - Date.now();
+    assert.ok(lifetime > 50_000 && lifetime <= 60_000, `a ticket lasts a minute (${lifetime} ms left)`);
+    assert.ok(!minted.body.ticket.includes(VIEWER));
+
+    const stream = await openSse(`${api.url}/runs/${endedRun}/events?ticket=${encodeURIComponent(minted.body.ticket)}`);
+    assert.equal(stream.status, 200);
+    await stream.ended;
+    assert.deepEqual(stream.events.map((e) => e.id), (await h.store.readEvents(endedRun)).map((e) => e.id), 'the whole run, as with a token');
+
+    const other = (await h.run({ goal: 'Which log file mentions a timeout?', model: 'scripted:plan' })).runId;
+    const elsewhere = await raw(api.url, 'GET', `/runs/${other}/events?ticket=${encodeURIComponent(minted.body.ticket)}`);
+    assert.equal(elsewhere.status, 403, JSON.stringify(elsewhere.body));
+    assert.match(elsewhere.body?.message ?? '', new RegExp(`events of run ${endedRun}`));
+    assert.equal((await raw(api.url, 'GET', `/runs/${endedRun}?ticket=${encodeURIComponent(minted.body.ticket)}`)).status, 401, 'no other route takes a ticket');
+    const unknown = await raw(api.url, 'GET', `/runs/${endedRun}/events?ticket=not-a-ticket`);
+    assert.equal(unknown.status, 401);
+    assert.match(unknown.body?.message ?? '', /POST \/runs\/.*\/events\/ticket/);
+    assert.equal((await raw(api.url, 'GET', `/runs/${endedRun}/events?ticket=a&access_token=${VIEWER}`)).status, 400, 'one credential, not two');
+    assert.equal((await api.call('POST', `/runs/${endedRun}/events/ticket`)).status, 401, 'minting needs a token');
+    assert.equal((await api.call('POST', '/runs/run-nobody/events/ticket', { token: VIEWER })).status, 404);
+    const doc = await api.call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
+    assert.ok(doc.body.paths['/runs/{id}/events/ticket']?.post, 'the route is in /openapi.json');
   });
 });
 

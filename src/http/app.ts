@@ -12,6 +12,7 @@ import { authHook } from './auth-hook.ts';
 import type { Authenticator, Principal } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { EventStreams } from './event-stream.ts';
+import { EventTickets } from './event-tickets.ts';
 import { redactedUrl } from './query-credentials.ts';
 import { requestGuardHook } from './request-guard.ts';
 import { codecCorsHook, codecRoutes } from './routes/codec.ts';
@@ -30,6 +31,8 @@ export interface HttpAppOptions {
   codecOrigins?: readonly string[];
   /** SSE heartbeat period (default 15 s). */
   heartbeatMs?: number;
+  /** How long an event-stream ticket opens its stream (default 60 s). */
+  ticketTtlMs?: number;
   /** Fastify's request log (default off). */
   logger?: boolean;
 }
@@ -68,10 +71,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     transformObject: jsonSchemaTransformObject,
   });
   const streams = new EventStreams(options.store);
+  const tickets = new EventTickets(options.ticketTtlMs ? { ttlMs: options.ticketTtlMs } : {});
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', codecCorsHook(options.codecOrigins ?? []));
   app.addHook('onRequest', requestGuardHook({ open: options.auth.open, codecOrigins: options.codecOrigins ?? [] }));
-  app.addHook('onRequest', authHook(options.auth));
+  app.addHook('onRequest', authHook(options.auth, tickets));
   app.addHook('preClose', (done) => {
     streams.closeAll();
     done();
@@ -81,7 +85,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.get('/healthz', { schema: { hide: true }, config: { public: true } }, () => ({ ok: true }));
   await app.register(runRoutes, { agents: options.agents, store: options.store });
   await app.register(decisionRoutes, { agents: options.agents });
-  await app.register(eventRoutes, { agents: options.agents, streams, heartbeatMs: options.heartbeatMs });
+  await app.register(eventRoutes, { agents: options.agents, streams, tickets, heartbeatMs: options.heartbeatMs });
   await app.register(codecRoutes, { codec: options.codec });
   await app.register(uiRoutes, { auth: options.auth });
   await app.ready();
