@@ -84,6 +84,8 @@ describe('inbox and run page in Chromium', { skip: missing ?? false }, () => {
 
     // The run page, open while the run waits: it will stream the rest live.
     const runPage = await signedInPage();
+    const urls: string[] = [];
+    runPage.on('request', (request) => urls.push(request.url()));
     await runPage.goto(`${api.url}/ui/runs/${runId}`);
     await runPage.locator('#stream [data-type="approval_required"]').waitFor();
     assert.equal(await statusOf(runPage), 'waiting_approval');
@@ -116,6 +118,8 @@ describe('inbox and run page in Chromium', { skip: missing ?? false }, () => {
     assert.match((await runPage.locator('#answer').textContent()) ?? '', /Deleted access\.log/);
     assert.equal(await runPage.locator('#trace tbody tr').count(), (await h.trace(runId)).length, 'every trace line in the table');
     assert.equal(await runPage.locator('#connection').textContent(), 'ended');
+    assert.ok(urls.some((u) => u.includes(`/runs/${runId}/events?ticket=`)), `the stream opened with a ticket: ${urls.join(' ')}`);
+    assert.deepEqual(urls.filter((u) => u.includes(APPROVER) || u.includes('access_token')), [], 'the token never in a URL');
     await shot(runPage, 'run-completed.png');
     await inbox.locator(`.card.pending[data-run-id="${runId}"]`).waitFor({ state: 'detached' });
     await runPage.close();
@@ -184,5 +188,49 @@ describe('inbox and run page in Chromium', { skip: missing ?? false }, () => {
     await page.locator('#status [data-status="interrupted"]').waitFor();
     assert.match((await page.locator('#answer').textContent()) ?? '', /Cancelled: changed my mind/);
     await page.close();
+  });
+
+  test('the run page outlives its ticket: a stream dropped after the ticket expired resumes with a new one, losing nothing', async () => {
+    const shortTickets = await startHttp(h, { tokens: TOKENS, ticketTtlMs: 1000 });
+    try {
+      const runId = await startRun('scripted:delete-approval', 'Free some disk space, across a dropped stream.');
+      const pending = await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval request');
+      const page = await signedInPage();
+      let minted = 0;
+      page.on('request', (request) => void (request.url().endsWith(`/runs/${runId}/events/ticket`) && minted++));
+      await page.goto(`${shortTickets.url}/ui/runs/${runId}`);
+      await page.locator('#stream [data-type="approval_required"]').waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the page's ticket has expired
+      shortTickets.app.eventStreams.closeAll(); // as a server restart or a network blip would
+      assert.ok(pending.pending?.kind === 'approval');
+      await h.agents.approve(runId, { callKey: pending.pending.callKey, argsHash: pending.pending.argsHash, by: 'tester' });
+      await page.locator('#stream[data-connection="ended"]').waitFor({ timeout: 30_000 });
+      const shown: number[] = [];
+      for (const node of await page.locator('#stream [data-event-id]').all()) shown.push(Number(await node.getAttribute('data-event-id')));
+      assert.deepEqual(shown, (await h.store.readEvents(runId)).map((e) => e.id), 'every event once, in order');
+      assert.equal(minted, 2, 'a second ticket, after the browser’s own reconnect was refused with the first');
+      await page.close();
+    } finally {
+      await shortTickets.close();
+    }
+  });
+
+  test('no token configured: the pages need no sign-in, stream, and cancel (same origin, so not refused as cross-site)', async () => {
+    const local = await startHttp(h);
+    try {
+      const runId = await startRun('scripted:delete-approval', 'Free some disk space, locally, then be cancelled.');
+      await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval request');
+      const page = await browser.newPage();
+      await page.goto(`${local.url}/ui/runs/${runId}`);
+      await page.locator('#stream [data-type="approval_required"]').waitFor();
+      assert.match((await page.locator('#identity').textContent()) ?? '', /local/);
+      await page.locator('#cancel input[name="reason"]').fill('not now');
+      await page.locator('#cancel button').click();
+      await page.locator('#status [data-status="interrupted"]').waitFor();
+      assert.match((await page.locator('#answer').textContent()) ?? '', /Cancelled: not now/);
+      await page.close();
+    } finally {
+      await local.close();
+    }
   });
 });

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Authenticator, authConfigFromEnv, parseTokenList, TokenConfigError } from '../src/http/auth.ts';
+import { HttpError } from '../src/http/errors.ts';
+import { EventTickets } from '../src/http/event-tickets.ts';
+import { queryCredential, redactedUrl } from '../src/http/query-credentials.ts';
 import { serveHttp, UnsafeListenError } from '../src/http/serve.ts';
 import type { AgentClient } from '../src/client/client.ts';
 import type { AgentStore } from '../src/store/store.ts';
@@ -59,5 +62,46 @@ describe('tokens', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('credentials in the query string', () => {
+  const refused = (url: string, pattern: RegExp) => assert.throws(() => queryCredential(url), (e: Error) => e instanceof HttpError && e.status === 400 && pattern.test(e.message));
+
+  test('read from the raw query: the exact name, once, its value decoded', () => {
+    assert.deepEqual(queryCredential('/runs/r/events?after=3&access_token=a%2Bb+c'), { param: 'access_token', value: 'a+b c' });
+    assert.deepEqual(queryCredential('/runs/r/events?ticket=t-1'), { param: 'ticket', value: 't-1' });
+    assert.equal(queryCredential('/runs/r/events?after=3'), null);
+    assert.equal(queryCredential('/runs/r/events'), null);
+    assert.equal(queryCredential('/runs/r/events?ACCESS_TOKEN=x&access_token[]=y'), null, 'other names are not read');
+    refused('/x?access_token=a&access_token=b', /access_token more than once/);
+    refused('/x?access%5Ftoken=a', /as it is spelled/);
+    refused('/x?access_token=%E0%A4%A', /not valid percent-encoding/);
+    refused('/x?ticket=a&access_token=b', /send one/);
+  });
+
+  test('the log shows every token- or ticket-like value as …, however spelled', () => {
+    assert.equal(redactedUrl('/runs/r/events?access_token=a&after=2&access_token=b'), '/runs/r/events?access_token=…&after=2&access_token=…');
+    assert.equal(redactedUrl('/x?access%5Ftoken=a&%74icket=b&my_Token[]=c&flag'), '/x?access%5Ftoken=…&%74icket=…&my_Token[]=…&flag');
+    assert.equal(redactedUrl('/x?%E0%A4%A=secret'), '/x?…', 'a name that does not decode hides the whole query');
+    assert.equal(redactedUrl('/runs?status=completed'), '/runs?status=completed');
+  });
+});
+
+describe('event stream tickets', () => {
+  test('a ticket opens one run for a minute, as a viewer only', () => {
+    let now = 1_000_000;
+    const tickets = new EventTickets({ now: () => now });
+    const alice = { name: 'alice', roles: new Set(['viewer', 'approver', 'operator'] as const) };
+    const { ticket, expiresAt } = tickets.mint('run-1', alice);
+    assert.equal(Date.parse(expiresAt), now + 60_000);
+    const holder = tickets.redeem(ticket, 'run-1');
+    assert.equal(holder.name, 'alice');
+    assert.deepEqual([...holder.roles], ['viewer'], 'a ticket never carries its minter’s other roles');
+    assert.equal(tickets.redeem(ticket, 'run-1').name, 'alice', 'usable again within its minute (EventSource reconnects)');
+    assert.throws(() => tickets.redeem(ticket, 'run-2'), (e: Error) => e instanceof HttpError && e.status === 403);
+    assert.throws(() => tickets.redeem('forged', 'run-1'), (e: Error) => e instanceof HttpError && e.status === 401);
+    now += 60_000;
+    assert.throws(() => tickets.redeem(ticket, 'run-1'), (e: Error) => e instanceof HttpError && e.status === 401 && /expired/.test(e.message));
   });
 });

@@ -12,6 +12,9 @@ import { authHook } from './auth-hook.ts';
 import type { Authenticator, Principal } from './auth.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { EventStreams } from './event-stream.ts';
+import { EventTickets } from './event-tickets.ts';
+import { redactedUrl } from './query-credentials.ts';
+import { requestGuardHook } from './request-guard.ts';
 import { codecCorsHook, codecRoutes } from './routes/codec.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -29,6 +32,8 @@ export interface HttpAppOptions {
   codecOrigins?: readonly string[];
   /** SSE heartbeat period (default 15 s). */
   heartbeatMs?: number;
+  /** How long an event-stream ticket opens its stream (default 60 s). */
+  ticketTtlMs?: number;
   /** Fastify's request log (default off). */
   logger?: boolean;
 }
@@ -37,8 +42,14 @@ export type HttpApp = FastifyInstance & { eventStreams: EventStreams };
 
 export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
-    // The request log never shows an SSE client's ?access_token=.
-    logger: options.logger ? { serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/access_token=[^&]*/, 'access_token=…') }) } } : false,
+    // The request log shows a request's method and URL only, never a token or ticket in its query
+    // (however spelled, however often), nor an Authorization header (should anything log headers).
+    logger: options.logger
+      ? {
+          serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactedUrl(req.url) }) },
+          redact: { paths: ['req.headers.authorization', 'headers.authorization', 'req.headers.cookie', 'headers.cookie'], censor: '…' },
+        }
+      : false,
     // Open SSE streams would hold close() up; they are ended (and clients reconnect) instead.
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
@@ -69,6 +80,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     transformObject: jsonSchemaTransformObject,
   });
   const streams = new EventStreams(options.store);
+  const tickets = new EventTickets(options.ticketTtlMs ? { ttlMs: options.ticketTtlMs } : {});
   app.decorateRequest('principal', null as unknown as Principal);
   // Any documented route may also fail with 503 (Temporal or the store unreachable: try again) or 500,
   // with the same Error body: declared once, as each one's `default` response.
@@ -77,7 +89,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     if (response && !route.schema?.hide) response.default ??= errorSchema;
   });
   app.addHook('onRequest', codecCorsHook(options.codecOrigins ?? []));
-  app.addHook('onRequest', authHook(options.auth));
+  app.addHook('onRequest', requestGuardHook({ open: options.auth.open, codecOrigins: options.codecOrigins ?? [] }));
+  app.addHook('onRequest', authHook(options.auth, tickets));
   app.addHook('preClose', (done) => {
     streams.closeAll();
     done();
@@ -87,7 +100,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.get('/healthz', { schema: { hide: true }, config: { public: true } }, () => ({ ok: true }));
   await app.register(runRoutes, { agents: options.agents, store: options.store });
   await app.register(decisionRoutes, { agents: options.agents });
-  await app.register(eventRoutes, { agents: options.agents, streams, heartbeatMs: options.heartbeatMs });
+  await app.register(eventRoutes, { agents: options.agents, streams, tickets, heartbeatMs: options.heartbeatMs });
   await app.register(codecRoutes, { codec: options.codec });
   await app.register(uiRoutes, { auth: options.auth });
   await app.ready();

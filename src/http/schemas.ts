@@ -191,9 +191,15 @@ export const codecBody = z.object({ payloads: z.array(jsonPayload) });
 export const eventsQuery = z
   .object({
     after: z.coerce.number().int().min(0).optional().describe('Replay events after this id (as Last-Event-ID does; the header wins).'),
-    access_token: z.string().optional().describe('The bearer token, for EventSource, which cannot send headers.'),
+    access_token: z.string().optional().describe('The bearer token, for EventSource, which cannot send headers (prefer `ticket`: a URL is easily logged).'),
+    ticket: z.string().optional().describe('A ticket from `POST /runs/{id}/events/ticket`: opens this run\'s stream for 60 s after it was minted.'),
   })
   .strict();
+
+export const eventsTicketResponse = z.object({
+  ticket: z.string().describe('Pass as `?ticket=` to `GET /runs/{id}/events`.'),
+  expiresAt: z.string().describe('ISO time after which the ticket opens no stream (a stream opened before stays open).'),
+});
 
 // The schemas must admit what the run's own types hold, and name every field they have (checked by the
 // compiler, not at run time): a field added to RunState must be added here, or responses would drop it.

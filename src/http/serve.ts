@@ -62,7 +62,9 @@ export async function serveHttp(options: ServeOptions): Promise<HttpServer> {
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${boundPort}`;
-  if (auth.open) log('No token configured (AGENT_HTTP_TOKENS): listening on loopback only; every local caller has every role.');
+  if (auth.open) {
+    log(`No token configured (AGENT_HTTP_TOKENS): listening on loopback only; every local caller has every role. Pages of other sites are refused: open ${url}/ui (hosts 127.0.0.1, [::1] and localhost only).`);
+  }
   else log(`Bearer tokens required; listening on ${host}:${boundPort}.`);
   if (env.AGENT_PAYLOAD_KEY) log(`Codec endpoint for the Temporal Web UI: ${url}/codec (viewer role).`);
   return { app, url, close: () => app.close() };

@@ -14,7 +14,7 @@ export interface TestHttp {
   close(): Promise<void>;
 }
 
-export async function startHttp(h: Harness, options: { tokens?: TokenEntry[]; codec?: PayloadCodec | null; heartbeatMs?: number } = {}): Promise<TestHttp> {
+export async function startHttp(h: Harness, options: { tokens?: TokenEntry[]; codec?: PayloadCodec | null; heartbeatMs?: number; ticketTtlMs?: number } = {}): Promise<TestHttp> {
   const app = await buildHttpApp({
     agents: h.agents,
     store: h.store,
@@ -22,6 +22,7 @@ export async function startHttp(h: Harness, options: { tokens?: TokenEntry[]; co
     codec: options.codec ?? null,
     codecOrigins: ['http://127.0.0.1:8233'],
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.ticketTtlMs ? { ticketTtlMs: options.ticketTtlMs } : {}),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

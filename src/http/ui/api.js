@@ -28,10 +28,16 @@ export async function api(method, path, body) {
   return json;
 }
 
-/** The URL of a run's event stream (EventSource sends no headers: the token goes in the query). */
-export function eventsUrl(runId) {
-  const t = token.get();
-  return `/runs/${encodeURIComponent(runId)}/events${t ? `?access_token=${encodeURIComponent(t)}` : ''}`;
+/**
+ * The URL of a run's event stream, resuming after event `after`. EventSource sends no headers, so with a
+ * token the URL carries a ticket minted for it (it opens this run's stream for a minute), never the token.
+ */
+export async function eventsUrl(runId, after = 0) {
+  const path = `/runs/${encodeURIComponent(runId)}/events`;
+  const query = new URLSearchParams();
+  if (token.get()) query.set('ticket', (await api('POST', `${path}/ticket`)).ticket);
+  if (after > 0) query.set('after', String(after));
+  return query.size ? `${path}?${query}` : path;
 }
 
 /** `el('div', {class: 'x', onclick: f}, child, 'text')`: a DOM element, children appended. */

@@ -95,11 +95,27 @@ function stat(label, value, sub, fraction) {
 }
 
 // ── The live stream ──────────────────────────────────────────────────────────────────────────────────
-function connect() {
+/** Fresh connections refused in a row (a new ticket each time); after `MAX_REFUSED` the page gives up. */
+let refused = 0;
+const MAX_REFUSED = 3;
+
+async function connect() {
   source?.close();
-  source = new EventSource(eventsUrl(runId));
   setConnection('connecting');
-  source.onopen = () => setConnection('live');
+  let url;
+  try {
+    url = await eventsUrl(runId, lastEventId);
+  } catch (error) {
+    setConnection('closed');
+    $('problem').hidden = false;
+    $('problem').textContent = `Could not open the live stream: ${error.message}`;
+    return;
+  }
+  source = new EventSource(url);
+  source.onopen = () => {
+    refused = 0;
+    setConnection('live');
+  };
   source.onmessage = (message) => {
     const id = Number(message.lastEventId);
     if (id <= lastEventId) return; // never twice
@@ -115,10 +131,15 @@ function connect() {
     }
   };
   source.onerror = () => {
-    // CLOSED: the server said there is nothing more (204) or refused us; otherwise the browser reconnects
-    // by itself, sending Last-Event-ID.
-    if (source.readyState === EventSource.CLOSED) setConnection(state && TERMINAL.has(state.status) ? 'ended' : 'closed');
-    else setConnection('reconnecting');
+    // Not CLOSED: the browser reconnects by itself, sending Last-Event-ID. CLOSED: the server said there is
+    // nothing more (204), or refused us: most likely the ticket had expired (it lasts a minute) when the
+    // browser reconnected with it, so a new connection gets a new ticket and resumes after the last event.
+    if (source.readyState !== EventSource.CLOSED) return setConnection('reconnecting');
+    if (state && TERMINAL.has(state.status)) return setConnection('ended');
+    if (++refused > MAX_REFUSED) return setConnection('closed');
+    setConnection('reconnecting');
+    // If the run ended meanwhile, the new connection gets the rest through run_stopped, or a 204 (ended).
+    setTimeout(() => void refreshState().then(connect), 500 * refused);
   };
 }
 
@@ -246,7 +267,7 @@ async function start() {
   me = await signIn(start);
   if (!me) return;
   await refreshState();
-  connect();
+  await connect();
 }
 
 tickWaiting();
