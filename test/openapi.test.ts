@@ -104,6 +104,11 @@ test('every response of every route, errors included, is one the document declar
   assert.ok(ids.length > 3 && /^data: .*"type":"run_stopped"/m.test(stream.text), stream.text.slice(-300));
   await expect(204, 'GET', `/runs/${planId}/events`, { token: VIEWER, headers: { 'last-event-id': String(ids.at(-1)) } });
   await expect(400, 'GET', `/runs/${planId}/events`, { token: VIEWER, headers: { 'last-event-id': 'abc' } });
+  // A ticket opens one run's stream for a minute; another run's stream refuses it.
+  const ticket = (await expect(201, 'POST', `/runs/${planId}/events/ticket`, { token: VIEWER })).body as unknown as { ticket: string };
+  await expect(200, 'GET', `/runs/${planId}/events?ticket=${ticket.ticket}`);
+  await expect(401, 'POST', `/runs/${planId}/events/ticket`);
+  await expect(404, 'POST', '/runs/run-nope/events/ticket', { token: VIEWER });
   for (const path of ['/runs/run-nope', '/runs/run-nope/trace', '/runs/run-nope/events']) {
     await expect(404, 'GET', path, { token: VIEWER });
     await expect(401, 'GET', path);
@@ -117,6 +122,7 @@ test('every response of every route, errors included, is one the document declar
   const approvalId = (await start('scripted:delete-approval', 'Free some disk space.')).runId;
   const pending = (await h.waitForState(approvalId, (s) => s.status === 'waiting_approval', 'the approval request')).pending as PendingApproval;
   await expect(200, 'GET', `/runs/${approvalId}`, { token: VIEWER });
+  await expect(403, 'GET', `/runs/${approvalId}/events?ticket=${ticket.ticket}`);
   await eventually(async () => {
     const runs = (await expect(200, 'GET', '/runs?limit=50', { token: VIEWER })).body as unknown as { runs?: RunSummary[] };
     return runs.runs?.some((r) => r.runId === planId && r.pending === null) && runs.runs.some((r) => r.runId === approvalId && r.pending?.kind === 'approval');
