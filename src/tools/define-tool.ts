@@ -5,11 +5,13 @@
  *  - its implementation (`run`): I/O, imported by the worker only.
  * This module holds only types and pure helpers, so the workflow bundle may import it.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ClaimSpec } from '../claims/claim-specs.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../wire/payload-bounds.ts';
 
 export const RISKS = ['low', 'medium', 'high', 'extreme'] as const;
+
+const stringSchema = z.string();
 export type Risk = (typeof RISKS)[number];
 
 /** Activity retry options for one tool (a subset of Temporal's RetryPolicy, JSON-safe). */
@@ -102,4 +104,32 @@ export function implementTool<I extends z.ZodType, O extends z.ZodType>(
   run: (args: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>,
 ): Tool<I, O> {
   return { ...contract, run };
+}
+
+/** What `defineTool` takes: the contract's fields (safe defaults for the flags) and `run`. */
+export type ToolOptions<I extends z.ZodType, O extends z.ZodType> = Omit<ContractOptions<I, O>, 'output' | 'execution'> & {
+  /** Result schema (default: a string). A result that breaks it reaches the model as the tool's error. */
+  output?: O;
+  /** Runs on a worker, with the validated arguments; a thrown error is the model's to read. */
+  run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
+};
+
+/**
+ * Declares a tool and its implementation in one call, to give a worker (`createAgentWorker({ tools })`).
+ * The defaults are the safe ones: a tool that does not say otherwise has side effects (never
+ * deduplicated) and high risk (every call waits for a human's approval); 30 s, not idempotent.
+ *
+ * @example
+ * const lookupOrder = defineTool({
+ *   name: 'lookup_order',
+ *   description: 'Look an order up by its id.',
+ *   input: z.object({ orderId: z.string() }),
+ *   readOnly: true,
+ *   risk: 'low',
+ *   run: async ({ orderId }) => JSON.stringify(await orders.get(orderId)),
+ * });
+ */
+export function defineTool<I extends z.ZodType, O extends z.ZodType = z.ZodString>(options: ToolOptions<I, O>): Tool<I, O> {
+  const { run, output, ...contract } = options;
+  return implementTool(defineToolContract({ ...contract, output: output ?? (stringSchema as unknown as O) }), run);
 }
