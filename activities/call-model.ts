@@ -4,7 +4,8 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import { contractFromMcpDefinition, isMcpToolName, type McpToolDefinition } from '../src/tools/mcp-contracts.ts';
+import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
+import { readableDefinition, type ToolDefinition } from '../src/tools/tool-definition.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import { formatCount, MAX_REPLY_CHARS } from '../src/wire/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../src/wire/types.ts';
@@ -41,11 +42,11 @@ export interface CallModelDeps {
   client: Client;
   /** An MCP tool the worker offers now, by `server__tool` name (MCP tools are the worker's, not the contracts'). */
   mcpTool?: (name: string) => { name: string; description: string; inputSchema: Record<string, unknown> } | undefined;
-  /** The worker's MCP tool definitions now (none when it has no MCP servers). */
-  mcpCatalog?: () => readonly McpToolDefinition[];
+  /** The worker's own and MCP tools now, as runs learn them (`mcpTools`). */
+  workerCatalog?: () => readonly ToolDefinition[];
 }
 
-export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool, mcpCatalog }: CallModelDeps) {
+export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool, workerCatalog }: CallModelDeps) {
   const toolSchemas = new Map<string, ChatCompletionTool>();
   for (const contract of contracts.values()) {
     toolSchemas.set(contract.name, {
@@ -68,8 +69,8 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       if (!schema) throw ApplicationFailure.nonRetryable(`The worker has no tool "${name}".`, FailureType.toolNotImplemented);
       return [schema];
     });
-    // The worker's MCP tools the workflow can read (the others it would refuse, so the model is not offered them).
-    const mcpTools = input.withMcpTools ? (mcpCatalog?.() ?? []).filter((d) => !input.toolNames.includes(d.name) && readableMcpTool(d)) : [];
+    // The worker's own and MCP tools the workflow can read (the others it would refuse, so the model is not offered them).
+    const mcpTools = input.withMcpTools ? (workerCatalog?.() ?? []).filter((d) => !input.toolNames.includes(d.name) && readableDefinition(d)) : [];
     for (const definition of mcpTools) tools.push({ type: 'function', function: { name: definition.name, description: definition.description, parameters: definition.inputSchema } });
     const messages = await orStoreFailure(fullTranscript(input, transcripts, client));
     const request = {
@@ -108,15 +109,6 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
 async function cancelRequested(client: Client, runId: string): Promise<boolean> {
   const { raw } = await client.workflow.getHandle(runId).describe();
   return raw.workflowExtendedInfo?.cancelRequested === true;
-}
-
-function readableMcpTool(definition: McpToolDefinition): boolean {
-  try {
-    contractFromMcpDefinition(definition);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** An MCP tool's schema as the server gave it; null when its server no longer lists it; undefined when it is not an MCP tool. */

@@ -6,14 +6,18 @@ import { createCallModel } from './call-model.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import { createRunTool } from './run-tool.ts';
 import { withRecordedTools } from './recorded-tools.ts';
-import { createMcpTools } from './mcp-tools.ts';
+import { createWorkerTools } from './mcp-tools.ts';
+import type { ToolDefinition } from '../src/tools/tool-definition.ts';
 import type { McpPool } from '../src/mcp/pool.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { TranscriptChain } from './transcript.ts';
 
 export interface ActivityDeps {
   endpoints: ModelEndpoints;
+  /** The contracts of the tools this worker runs itself: the built-in ones and its own. */
   contracts: ReadonlyMap<string, ToolContract>;
+  /** The worker's own tools (not built in, not MCP), as runs learn them (`src/tools/tool-definition.ts`). */
+  ownTools?: readonly ToolDefinition[];
   tools: ToolRegistry;
   defaultWorkspace: string;
   /** Workspaces runs may use: one of these or a directory inside one. */
@@ -37,9 +41,10 @@ export function createActivities(deps: ActivityDeps) {
       client: deps.client,
       store: deps.store,
       mcpTool: (name) => deps.mcp?.definition(name),
-      mcpCatalog: () => deps.mcp?.catalog().definitions ?? [],
+      workerCatalog: () => [...(deps.ownTools ?? []), ...(deps.mcp?.catalog().definitions ?? [])],
     }),
-    mcpTools: createMcpTools(deps.mcp ?? null),
+    // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
+    mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     runTool: withRecordedTools(
       createRunTool({

@@ -172,7 +172,7 @@ describe('cancellation and server failures', () => {
   test('a server down at start: the worker started without its tools, and a run that names one fails saying why', async () => {
     const result = await h.run({ goal: 'Use the down server.', model: MODEL, tools: ['down__anything'] });
     assert.equal(result.status, 'failed');
-    assert.match(result.error!, /Unknown tool "down__anything" in the run input: no MCP server on the worker offers it/);
+    assert.match(result.error!, /Unknown tool "down__anything" in the run input: no worker on this task queue offers it/);
     assert.match(result.error!, /MCP servers down on the worker: down \(spawn \/nonexistent\/mcp-server ENOENT\)/);
   });
 

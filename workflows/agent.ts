@@ -19,7 +19,7 @@ import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
 import { modelCall } from './model-call.ts';
-import { addMcpTools, offerMcpTools } from './mcp-tools.ts';
+import { addWorkerTools, offerWorkerTools } from './worker-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
 import { priceOf, type Price } from '../src/wire/pricing.ts';
 import { isStop, stopForError, stoppingLine, type Stop } from './stop.ts';
@@ -46,7 +46,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
   const limits: RunLimits = old.noRepetitionStops
     ? { ...DEFAULT_LIMITS, maxRepeatedCalls: 0, maxStaleTurns: 0, maxPolicyDenials: Number.POSITIVE_INFINITY, ...input.limits }
     : { ...DEFAULT_LIMITS, ...input.limits };
-  const offered = offeredTools(input.tools);
+  const offered = offeredTools(input.tools, changes);
   const run = carried ? LoopState.fromCarried(carried, changes) : LoopState.fresh(input, changes);
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
   const loop: Loop = { input, limits, old, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
@@ -71,7 +71,7 @@ export async function agentWorkflow(input: RunInput, carried?: CarriedState): Pr
     return run.finish(
       await loopScope.run(async () => {
         // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
-        loop.mcpWithModelCall = await offerMcpTools(offered, input.tools, changes);
+        loop.mcpWithModelCall = await offerWorkerTools(offered, input.tools, changes);
         return runLoop(loop);
       }),
     );
@@ -115,7 +115,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
     run.sent(link);
     if (loop.mcpWithModelCall) {
       // The worker's MCP tools, as the model was offered them: known before any of the reply's calls.
-      addMcpTools(loop.offered, reply.mcpTools ?? []);
+      addWorkerTools(loop.offered, reply.mcpTools ?? []);
       loop.mcpWithModelCall = false;
     }
     // The reply's cost is counted before anything else happens with it.
@@ -137,20 +137,23 @@ function finalAnswer({ run, outputContract }: Loop, answer: string): Stop | null
   return null;
 }
 
-/** The built-in tools this run offers the model, by name (MCP tools come later); an unknown name in the input is a caller bug. */
-function offeredTools(names: readonly string[] | undefined): Map<string, ToolContract> {
+/**
+ * The built-in tools this run offers the model, by name; the worker's own and MCP tools come later
+ * (`worker-tools.ts`), and a name no worker offers ends the run there. Runs recorded before workers had
+ * their own tools failed here on any name that was neither built in nor an MCP server's.
+ */
+function offeredTools(names: readonly string[] | undefined, changes: Changes): Map<string, ToolContract> {
   if (!names) return new Map(contractsByName);
   const offered = new Map<string, ToolContract>();
   for (const name of names) {
-    if (isMcpToolName(name)) continue;
     const contract = contractsByName.get(name);
-    if (!contract) {
+    if (contract) offered.set(name, contract);
+    else if (!isMcpToolName(name) && !changes.has('worker-tools')) {
       throw wf.ApplicationFailure.nonRetryable(
         `Unknown tool "${name}" in the run input. Known tools: ${[...contractsByName.keys()].join(', ')}.`,
         'InvalidRunInput',
       );
     }
-    offered.set(name, contract);
   }
   return offered;
 }

@@ -15,8 +15,16 @@ import * as wf from '@temporalio/workflow';
 const UP_TO_V06 = ['no-progress-and-policy-stops', 'harness-call-keys', 'live-state-memo', 'mcp-tools-with-model-call', 'mcp-tools'] as const;
 const ALL_OF_V06 = 'changes-to-v0.6';
 
-/** Every change a history may lack: those up to v0.6, then (`| 'id'`) each later one. */
-export type Change = (typeof UP_TO_V06)[number];
+/**
+ * Every change a history may lack: those up to v0.6, then (`| 'id'`) each later one. A later change is asked
+ * only where its code path begins, so runs that never take that path record no marker.
+ */
+export type Change =
+  | (typeof UP_TO_V06)[number]
+  /** A store outage is waited out (`store-outage.ts`); before, it failed the call. */
+  | 'store-outage-waits'
+  /** A run may name the worker's own tools (`worker-tools.ts`); before, an unknown name failed the run at once. */
+  | 'worker-tools';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {

@@ -20,7 +20,7 @@ import { DEFAULT_SYSTEM_PROMPT } from './prompts.ts';
 import { redactJsonText } from '../src/wire/redact.ts';
 import { toRunResult } from '../src/wire/run-result.ts';
 import { sha256Hex } from '../src/wire/sha256.ts';
-import { applyToReceipt, receiptToolsOf } from '../src/claims/receipt.ts';
+import { applyToReceipt, receiptToolsOf, type ReceiptTools } from '../src/claims/receipt.ts';
 import { STOP_STATUS, type Stop } from './stop.ts';
 import { RunSpans } from './telemetry.ts';
 import type { TraceEvent, TraceSinks } from '../src/wire/trace-events.ts';
@@ -37,7 +37,7 @@ const READABLE_VERSIONS: readonly number[] = [1];
 
 /** What answers claiming each tool's effect look like, and which tools a receipt lists. */
 const CLAIM_SPECS = claimSpecsOf(toolContracts);
-const RECEIPT_TOOLS = receiptToolsOf(toolContracts, CLAIM_SPECS);
+const BUILTIN_RECEIPT_TOOLS = receiptToolsOf(toolContracts, CLAIM_SPECS);
 
 /** Read-only results carried into a new execution stay under this many characters in all. */
 const CARRIED_RESULTS_MAX_CHARS = 256 * 1024;
@@ -79,6 +79,12 @@ export class LoopState {
   private readonly live: LiveState;
   /** OpenTelemetry spans made from the trace events (nothing when the worker does not trace). */
   readonly spans = new RunSpans();
+  /** The workflow's changes this execution's history has (`changes.ts`). */
+  readonly changes: Changes;
+  /** The tools the run offers (set by `listen`; the worker's tools join it later). */
+  private offered: ReadonlyMap<string, ToolContract> = new Map();
+  private receiptToolsFor = -1;
+  private receiptToolsCache: ReceiptTools = BUILTIN_RECEIPT_TOOLS;
 
   private constructor(carried: CarriedState, changes: Changes) {
     this.runState = carried.state;
@@ -100,6 +106,7 @@ export class LoopState {
     // States carried by workers that predate receipts start with an empty one.
     this.runState.receipt ??= [];
     this.runState.warnings ??= [];
+    this.changes = changes;
     this.live = new LiveState(changes);
   }
 
@@ -174,6 +181,7 @@ export class LoopState {
 
   /** The queries and the signals about the run itself. Call before the first await. */
   listen(offered: ReadonlyMap<string, ToolContract>): void {
+    this.offered = offered;
     this.spans.tools = offered;
     const redactMessage = (message: ChatMessage): ChatMessage => {
       if (message.role !== 'assistant' || !message.tool_calls) return message;
@@ -434,9 +442,19 @@ export class LoopState {
   // ---- bookkeeping ----
 
   emit(event: TraceEvent): void {
-    this.runState.receipt = applyToReceipt(this.runState.receipt, event, RECEIPT_TOOLS);
+    this.runState.receipt = applyToReceipt(this.runState.receipt, event, this.receiptTools());
     this.spans.onEvent(event);
     trace.emit({ runId: this.runId, seq: ++this.seq, at: new Date().toISOString(), ...event });
+  }
+
+  /** The side-effect tools a receipt lists: the built-in ones, and the worker's own and MCP tools the run offers. */
+  private receiptTools(): ReceiptTools {
+    if (this.receiptToolsFor !== this.offered.size) {
+      this.receiptToolsFor = this.offered.size;
+      const others = [...this.offered.values()].filter((c) => !BUILTIN_RECEIPT_TOOLS.has(c.name) && !toolContracts.includes(c));
+      this.receiptToolsCache = others.length ? new Map([...BUILTIN_RECEIPT_TOOLS, ...receiptToolsOf(others)]) : BUILTIN_RECEIPT_TOOLS;
+    }
+    return this.receiptToolsCache;
   }
 
   /** The state changed: its time, and what the server shows of it while no worker runs. */

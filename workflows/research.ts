@@ -5,7 +5,6 @@
  */
 import * as wf from '@temporalio/workflow';
 import { contractsByName } from '../src/tools/contracts.ts';
-import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import type { agentWorkflow } from './agent.ts';
 import { AGENT_WORKFLOW_TYPE } from '../src/wire/messages.ts';
 import { RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
@@ -51,9 +50,9 @@ export async function runResearch({ run, input, limits, offered }: Pick<ToolStep
   return { ms, ok: false, content: toolErrorText(`the research run stopped with status ${result.status} (${why}) before answering; ${result.turns} turns, $${result.totalCostUsd.toFixed(6)}`) };
 }
 
-/** A research run gets the read-only tools that run as activities (no research of its own), the run's read-only MCP tools included. */
+/** A research run gets the read-only tools that run as activities (no research of its own), the run's read-only worker and MCP tools included. */
 function researchToolNames(offered: ToolStep['offered']): string[] {
   const builtin = [...contractsByName.values()].filter((c) => c.readOnly && c.execution === 'activity').map((c) => c.name);
-  const mcp = [...offered.values()].filter((c) => c.readOnly && isMcpToolName(c.name)).map((c) => c.name);
-  return [...builtin, ...mcp];
+  const workers = [...offered.values()].filter((c) => c.readOnly && !contractsByName.has(c.name)).map((c) => c.name);
+  return [...builtin, ...workers];
 }

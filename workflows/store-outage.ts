@@ -26,7 +26,7 @@ export async function throughStoreOutages<T>(run: LoopState, what: string, budge
       return result;
     } catch (error) {
       // Histories recorded before the run waited for the store handle its failure as they did then.
-      if (failureType(error) !== FailureType.storeUnavailable || !wf.patched('store-outage-waits')) throw error;
+      if (failureType(error) !== FailureType.storeUnavailable || !run.changes.has('store-outage-waits')) throw error;
       const message = failureMessage(error);
       since ??= Date.now();
       const waited = Date.now() - since;

@@ -1,17 +1,17 @@
 /** The run input as it arrives from outside (CLI, services): validated before any workflow starts. */
 import { z } from 'zod';
-import { contractsByName } from '../tools/contracts.ts';
-import { isMcpToolName } from '../tools/mcp-contracts.ts';
+import { TOOL_NAME } from '../tools/define-tool.ts';
 import { isRecordedModel } from '../wire/replay.ts';
 import { runInputSchema as wireRunInputSchema, type RunInput } from '../wire/run-input.ts';
 
-/** The wire schema, with tool names this process knows (its own tools, or an MCP server's `server__tool`). */
+/**
+ * The wire schema, with tool names checked for their form: which tools exist is the workers' to say (their
+ * own and MCP servers' tools besides the built-in ones), so a run naming one no worker offers fails at once,
+ * naming the tools there are.
+ */
 export const runInputSchema = wireRunInputSchema.extend({
   tools: z
-    .array(z.string())
-    .refine((names) => names.every((n) => contractsByName.has(n) || isMcpToolName(n)), {
-      message: `unknown tool name; known tools: ${[...contractsByName.keys()].join(', ')}, and the workers' MCP tools as server__tool`,
-    })
+    .array(z.string().regex(TOOL_NAME, 'a tool name is 1-64 letters, digits, "_" or "-"'))
     .optional(),
 });
 

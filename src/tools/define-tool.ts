@@ -12,6 +12,9 @@ import { DEFAULT_MAX_OUTPUT_CHARS } from '../wire/payload-bounds.ts';
 export const RISKS = ['low', 'medium', 'high', 'extreme'] as const;
 
 const stringSchema = z.string();
+
+/** What a tool's name may be (what providers accept): 1-64 letters, digits, `_` or `-`. */
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export type Risk = (typeof RISKS)[number];
 
 /** Activity retry options for one tool (a subset of Temporal's RetryPolicy, JSON-safe). */
@@ -83,7 +86,7 @@ type ContractOptions<I extends z.ZodType, O extends z.ZodType> = Pick<ToolContra
  * idempotent, nothing redacted, results cut at 64 KiB characters for the model.
  */
 export function defineToolContract<I extends z.ZodType, O extends z.ZodType>(options: ContractOptions<I, O>): ToolContract<I, O> {
-  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(options.name)) {
+  if (!TOOL_NAME.test(options.name)) {
     throw new Error(`Tool name "${options.name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
   }
   return {
@@ -111,7 +114,7 @@ export type ToolOptions<I extends z.ZodType, O extends z.ZodType> = Omit<Contrac
   /** Result schema (default: a string). A result that breaks it reaches the model as the tool's error. */
   output?: O;
   /** Runs on a worker, with the validated arguments; a thrown error is the model's to read. */
-  run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
+  run: (args: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 };
 
 /**

@@ -3,7 +3,7 @@
  * Everything here crosses a Temporal payload boundary, so: plain data only.
  */
 import type { ClaimWarning, ReceiptEntry } from './receipt.ts';
-import type { McpToolDefinition } from '../tools/mcp-contracts.ts';
+import type { ToolDefinition } from '../tools/tool-definition.ts';
 
 export const RUN_STATUSES = [
   'running',
@@ -212,7 +212,7 @@ export interface ModelReply {
   /** Time the provider took, as the activity measured it (the trace's `turn` line shows it). */
   modelMs: number;
   /** Asked for (`withMcpTools`): the worker's MCP tools the model was offered besides `toolNames` (absent: none). */
-  mcpTools?: McpToolDefinition[];
+  mcpTools?: ToolDefinition[];
 }
 
 export interface ToolOutcome {

@@ -8,8 +8,9 @@ import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/w
 import { createActivities } from '../../activities/index.ts';
 import type { ModelEndpoints } from '../../activities/model-endpoints.ts';
 import { contractsByName } from '../tools/contracts.ts';
-import type { Tool } from '../tools/define-tool.ts';
-import { builtinTools, createToolRegistry } from '../tools/registry.ts';
+import type { Tool, ToolContract } from '../tools/define-tool.ts';
+import { builtinTools, createToolRegistry, type ToolRegistry } from '../tools/registry.ts';
+import { definitionOf, readableDefinition, type ToolDefinition } from '../tools/tool-definition.ts';
 import type { ScriptedModelServer } from '../scripted-model/server.ts';
 import { TASK_QUEUE } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
@@ -44,6 +45,10 @@ export interface AgentWorkerOptions {
    * process that loads scenario modules only from `scenarioDirs`. Absent: `scripted:` models are refused.
    */
   scriptedModel?: { baseUrl: string } | { scenarioDirs: readonly string[]; recordingDirs?: readonly string[] };
+  /**
+   * The tools this worker runs (default: the built-in ones, `builtinTools(store)`). Give your own
+   * (`defineTool`) with or without the built-in ones: runs learn the worker's own tools from it.
+   */
   tools?: readonly Tool[];
   /** Payload encryption; defaults to AGENT_PAYLOAD_KEY's. */
   dataConverter?: DataConverter;
@@ -102,7 +107,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   // First: a required MCP server that is down stops the worker before anything else is opened.
   const mcp = await startMcpPool(options.mcp);
   const store = options.store ?? (await openStore({ dataDir: options.dataDir }));
-  const tools = withMcpTools(createToolRegistry(options.tools ?? builtinTools(store)), mcp);
+  const registry = createToolRegistry(options.tools ?? builtinTools(store));
+  const ownTools = ownToolDefinitions(registry);
+  const tools = withMcpTools(registry, mcp);
   const tracing = tracingWorkerOptions(options.telemetry !== undefined ? options.telemetry : activeTelemetry());
   const scripted = options.scriptedModel;
   // Loaded only when this process serves the scripted model: a production worker never loads it.
@@ -127,7 +134,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     ...(tracing.interceptors ? { interceptors: tracing.interceptors } : {}),
     activities: createActivities({
       endpoints,
-      contracts: contractsByName,
+      contracts: new Map<string, ToolContract>([...contractsByName, ...[...registry.values()].filter((t) => !contractsByName.has(t.name)).map((t) => [t.name, t] as const)]),
+      ownTools,
       tools,
       defaultWorkspace: options.workspace,
       workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
@@ -162,6 +170,24 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     },
     shutdown: () => worker.shutdown(),
   };
+}
+
+/**
+ * The worker's own tools (those not built in) as runs learn them. A tool whose arguments' schema does not
+ * survive the trip through JSON Schema (a transform, a custom check) is refused here, at the worker's start.
+ */
+function ownToolDefinitions(registry: ToolRegistry): ToolDefinition[] {
+  const own = [...registry.values()].filter((tool) => !contractsByName.has(tool.name));
+  return own.map((tool) => {
+    let definition: ToolDefinition;
+    try {
+      definition = definitionOf(tool);
+    } catch (error) {
+      throw new WorkerConfigError(`Tool "${tool.name}": its input schema cannot be written as JSON Schema (${(error as Error).message}). Use plain zod types (objects, strings, numbers, enums, arrays).`);
+    }
+    if (!readableDefinition(definition)) throw new WorkerConfigError(`Tool "${tool.name}": its input schema's JSON Schema cannot be read back; use plain zod types (objects, strings, numbers, enums, arrays).`);
+    return definition;
+  });
 }
 
 /** The cache and the workflow-task slots, from the options or the environment, checked against each other. */
