@@ -8,6 +8,7 @@ import { createRunTool } from './run-tool.ts';
 import { withRecordedTools } from './recorded-tools.ts';
 import { createWorkerTools } from './mcp-tools.ts';
 import type { ToolDefinition } from '../src/tools/tool-definition.ts';
+import type { AgentDefinition } from '../src/agents/define-agent.ts';
 import type { McpPool } from '../src/mcp/pool.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { TranscriptChain } from './transcript.ts';
@@ -18,6 +19,8 @@ export interface ActivityDeps {
   contracts: ReadonlyMap<string, ToolContract>;
   /** The worker's own tools (not built in, not MCP), as runs learn them (`src/tools/tool-definition.ts`). */
   ownTools?: readonly ToolDefinition[];
+  /** The agents the worker offers (`src/agents/define-agent.ts`). */
+  agents?: readonly AgentDefinition[];
   tools: ToolRegistry;
   defaultWorkspace: string;
   /** Workspaces runs may use: one of these or a directory inside one. */
@@ -44,7 +47,7 @@ export function createActivities(deps: ActivityDeps) {
       workerCatalog: () => [...(deps.ownTools ?? []), ...(deps.mcp?.catalog().definitions ?? [])],
     }),
     // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
-    mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null),
+    mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     runTool: withRecordedTools(
       createRunTool({

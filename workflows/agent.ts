@@ -16,6 +16,7 @@ import { Changes, oldBehaviours } from './changes.ts';
 import { HumanDecisions } from './decisions.ts';
 import { checkLimits } from './limits.ts';
 import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
+import { withAgent, withoutAgent } from './run-agent.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
 import { modelCall } from './model-call.ts';
@@ -39,8 +40,10 @@ interface Loop extends ToolStep {
   outputContract: OutputContract | null;
 }
 
-export async function agentWorkflow(input: RunInput, carried?: CarriedState): Promise<RunResult> {
+export async function agentWorkflow(runInput: RunInput, carried?: CarriedState): Promise<RunResult> {
   const changes = new Changes();
+  // The agent the run names, applied once: its instructions, tools, limits and policy (`run-agent.ts`).
+  const input = runInput.agent === undefined ? withoutAgent(runInput) : await withAgent({ ...runInput, agent: runInput.agent });
   // Runs recorded before a change keep behaving as they did (their histories must replay).
   const old = oldBehaviours(changes);
   const limits: RunLimits = old.noRepetitionStops

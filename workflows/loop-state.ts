@@ -27,7 +27,7 @@ import type { TraceEvent, TraceSinks } from '../src/wire/trace-events.ts';
 import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummary, type ModelReply, type Pending, type RunResult, type RunState, type RunStatus, type ToolOutcome } from '../src/wire/types.ts';
 import type { agentWorkflow } from './agent.ts';
 import type { CarriedState, ProgressGuardState } from './carried-state.ts';
-import type { RunInput } from '../src/wire/run-input.ts';
+import type { ResolvedRunInput } from '../src/wire/run-input.ts';
 
 const { trace } = wf.proxySinks<TraceSinks>();
 
@@ -111,7 +111,7 @@ export class LoopState {
   }
 
   /** A new run: its state, and the conversation's first two messages. */
-  static fresh(input: RunInput, changes: Changes): LoopState {
+  static fresh(input: ResolvedRunInput, changes: Changes): LoopState {
     const startedAtMs = Date.now();
     const startedAt = new Date(startedAtMs).toISOString();
     const state: RunState = {
@@ -431,7 +431,7 @@ export class LoopState {
     return wf.workflowInfo().continueAsNewSuggested || (everyTurns !== undefined && this.runState.turns - this.turnsAtStart >= everyTurns);
   }
 
-  async continueAsNew(input: RunInput): Promise<never> {
+  async continueAsNew(input: ResolvedRunInput): Promise<never> {
     // Updates and signals in flight finish here, not in a lost execution.
     await wf.condition(wf.allHandlersFinished);
     const info = wf.workflowInfo();

@@ -22,11 +22,11 @@ import { toolReplayOf } from '../src/wire/replay.ts';
 import { failureMessage, failureType, interrupted, isStop, type Stop } from './stop.ts';
 import { parseToolCall } from './tool-calls.ts';
 import type { ToolCall, ToolOutcome } from '../src/wire/types.ts';
-import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
+import type { ResolvedRunInput, RunLimits } from '../src/wire/run-input.ts';
 
 /** What a tool step works with. */
 export interface ToolStep {
-  input: RunInput;
+  input: ResolvedRunInput;
   limits: RunLimits;
   /** What runs recorded before a change still do (`changes.ts`). */
   old: OldBehaviours;

@@ -98,7 +98,9 @@ export class AgentClient {
     const runInput = parseRunInput(input);
     if (runInput.workspace) checkWorkspace(runInput.workspace, this.workspaceRoots);
     const runId = options.runId ?? `run-${randomUUID().slice(0, 8)}`;
-    const memo: RunMemo = { goal: runInput.goal.slice(0, MEMO_GOAL_CHARS), model: runInput.model, limits: { ...DEFAULT_LIMITS, ...runInput.limits } };
+    // An agent's run that names no model runs on the agent's: the memo says which agent until the run's state does.
+    const model = runInput.model ?? `agent:${runInput.agent}`;
+    const memo: RunMemo = { goal: runInput.goal.slice(0, MEMO_GOAL_CHARS), model, limits: { ...DEFAULT_LIMITS, ...runInput.limits } };
     const start = (searchable: boolean) =>
       this.temporal.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
         workflowId: runId,
@@ -107,7 +109,7 @@ export class AgentClient {
         // Goal, model and limits, readable from a listing (and the Web UI) without asking the workflow.
         memo: { ...memo },
         // Started with the search attributes, the workflow keeps them current (workflows/live-state.ts).
-        ...(searchable ? { typedSearchAttributes: initialSearchAttributes(runInput.model) } : {}),
+        ...(searchable ? { typedSearchAttributes: initialSearchAttributes(model) } : {}),
         // The first workflow task goes straight to a worker sharing this client's NativeConnection, when
         // there is one; a plain client Connection cannot do that (the SDK refuses), so it starts normally.
         requestEagerStart: supportsEagerStart(this.temporal.connection),

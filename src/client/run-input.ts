@@ -22,6 +22,7 @@ export class InvalidRunInputError extends Error {
 export function parseRunInput(input: unknown): RunInput {
   const parsed = runInputSchema.safeParse(input);
   if (!parsed.success) throw new InvalidRunInputError(`Invalid run input: ${z.prettifyError(parsed.error)}`);
-  if (parsed.data.replay && !isRecordedModel(parsed.data.model)) throw new InvalidRunInputError('Invalid run input: replay options need a recorded model ("recorded:<file>").');
+  if (parsed.data.model === undefined && parsed.data.agent === undefined) throw new InvalidRunInputError('Invalid run input: give `model`, or `agent` (whose definition names one).');
+  if (parsed.data.replay && !isRecordedModel(parsed.data.model ?? '')) throw new InvalidRunInputError('Invalid run input: replay options need a recorded model ("recorded:<file>").');
   return parsed.data;
 }

@@ -100,7 +100,8 @@ export function trajectoryOf(recording: Recording): Trajectory {
  * model), so the two columns compare.
  */
 export function costAtRecordedPrices(replay: Recording, original: Recording): number {
-  const model = original.input.model;
+  // A recording keeps the run's input; an agent's run that named no model is priced at the scripted price.
+  const model = original.input.model ?? '';
   if (isRecordedModel(model)) return trajectoryOf(replay).costUsd;
   const price = priceOf(model);
   return [...recordingTree(replay)].reduce((sum, { recording: r }) => sum + costOf({ promptTokens: r.turns.reduce((n, t) => n + t.usage.promptTokens, 0), completionTokens: r.turns.reduce((n, t) => n + t.usage.completionTokens, 0) }, price), 0);

@@ -46,7 +46,7 @@ export function isRecordedModel(model: string): boolean {
 }
 
 /** The field a replaying run adds to every tool activity's input; nothing for any other run. */
-export function toolReplayOf(input: Pick<RunInput, 'model' | 'replay'>): { replay?: ToolReplay } {
+export function toolReplayOf(input: Pick<RunInput, 'replay'> & { model: string }): { replay?: ToolReplay } {
   if (!isRecordedModel(input.model)) return {};
   return { replay: { model: input.model, tools: input.replay?.tools ?? 'dry-run' } };
 }

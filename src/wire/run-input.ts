@@ -66,8 +66,13 @@ export type ModelCall = (typeof MODEL_CALLS)[number];
 export const runInputSchema = z
   .object({
     goal: z.string().min(1, 'goal is empty: say what the agent should do').max(MAX_GOAL_CHARS, `goal is longer than ${MAX_GOAL_CHARS} characters: put large material in the workspace and name it`),
-    /** `scripted:<name|path>` for the scripted model server, otherwise a provider model name. */
-    model: z.string().min(1).max(1000),
+    /** `scripted:<name|path>` for the scripted model server, otherwise a provider model name. Required unless the agent names one. */
+    model: z.string().min(1).max(1000).optional(),
+    /**
+     * The agent to run (`defineAgent`, given to the workers): its instructions, tools, limits and policy; the
+     * run may set only what the agent allows. Without it, the run is configured by its own input.
+     */
+    agent: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'an agent name is 1-64 letters, digits, "_" or "-"').optional(),
     system: z.string().max(MAX_SYSTEM_CHARS).optional(),
     /** Tool names the model may use; defaults to every registered tool. */
     tools: z.array(z.string()).optional(),
@@ -107,3 +112,6 @@ export const runInputSchema = z
   })
   .strict();
 export type RunInput = z.infer<typeof runInputSchema>;
+
+/** A run input with its agent applied (`workflows/run-agent.ts`): the model is known. */
+export type ResolvedRunInput = Omit<RunInput, 'agent'> & { model: string };

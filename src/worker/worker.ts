@@ -11,6 +11,7 @@ import { contractsByName } from '../tools/contracts.ts';
 import type { Tool, ToolContract } from '../tools/define-tool.ts';
 import { builtinTools, createToolRegistry, type ToolRegistry } from '../tools/registry.ts';
 import { definitionOf, readableDefinition, type ToolDefinition } from '../tools/tool-definition.ts';
+import { agentDefinition, type Agent } from '../agents/define-agent.ts';
 import type { ScriptedModelServer } from '../scripted-model/server.ts';
 import { TASK_QUEUE } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
@@ -50,6 +51,11 @@ export interface AgentWorkerOptions {
    * (`defineTool`) with or without the built-in ones: runs learn the worker's own tools from it.
    */
   tools?: readonly Tool[];
+  /**
+   * The agents this worker offers (`defineAgent`): a run names one (`startRun({ agent, goal })`) and learns
+   * it from the worker. Tools an agent was given as objects are added to the worker's tools.
+   */
+  agents?: readonly Agent[];
   /** Payload encryption; defaults to AGENT_PAYLOAD_KEY's. */
   dataConverter?: DataConverter;
   /** MCP servers whose tools this worker offers (default: AGENT_MCP_CONFIG's; none when unset). */
@@ -107,7 +113,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   // First: a required MCP server that is down stops the worker before anything else is opened.
   const mcp = await startMcpPool(options.mcp);
   const store = options.store ?? (await openStore({ dataDir: options.dataDir }));
-  const registry = createToolRegistry(options.tools ?? builtinTools(store));
+  const registry = createToolRegistry(withAgentTools(options.tools ?? builtinTools(store), options.agents ?? []));
   const ownTools = ownToolDefinitions(registry);
   const tools = withMcpTools(registry, mcp);
   const tracing = tracingWorkerOptions(options.telemetry !== undefined ? options.telemetry : activeTelemetry());
@@ -136,6 +142,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       endpoints,
       contracts: new Map<string, ToolContract>([...contractsByName, ...[...registry.values()].filter((t) => !contractsByName.has(t.name)).map((t) => [t.name, t] as const)]),
       ownTools,
+      agents: (options.agents ?? []).map(agentDefinition),
       tools,
       defaultWorkspace: options.workspace,
       workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
@@ -170,6 +177,20 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     },
     shutdown: () => worker.shutdown(),
   };
+}
+
+/** The worker's tools with those its agents were given as objects (each once; two different tools of one name are refused). */
+function withAgentTools(tools: readonly Tool[], agents: readonly Agent[]): Tool[] {
+  const all = [...tools];
+  const names = new Set(agents.map((a) => a.name));
+  if (names.size !== agents.length) throw new WorkerConfigError('Two agents given to the worker have the same name: give each its own.');
+  for (const tool of agents.flatMap((a) => a.ownTools)) {
+    const same = all.find((t) => t.name === tool.name);
+    if (same === tool) continue;
+    if (same) throw new WorkerConfigError(`Two different tools are named "${tool.name}" (one of them given to an agent): give each its own name.`);
+    all.push(tool);
+  }
+  return all;
 }
 
 /**

@@ -20,6 +20,7 @@ import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
 import type { RunResult, RunState } from '../../src/wire/types.ts';
 import type { RunInput } from '../../src/wire/run-input.ts';
 import type { Tool } from '../../src/tools/define-tool.ts';
+import type { Agent } from '../../src/agents/define-agent.ts';
 import type { DataConverter } from '@temporalio/common';
 import { eventually } from './eventually.ts';
 import { collectHistories, type ExecutionHistory } from './histories.ts';
@@ -79,6 +80,8 @@ export interface HarnessOptions {
   modelProxy?: boolean;
   /** The store as the worker sees it (default: the harness's store), e.g. one whose stream cannot be reached. */
   workerStore?: (store: AgentStore) => AgentStore;
+  /** The worker's agents (`defineAgent`). */
+  agents?: Agent[];
   /** The store's URL (default: SQLite in the harness's data directory), e.g. a PostgreSQL of the test's own. */
   storeUrl?: string;
   /** Worker settings other than the defaults. */
@@ -112,6 +115,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
       scriptedModel: { baseUrl: model?.baseUrl ?? scripted.baseUrl },
       workspaceRoots: [dataDir],
       ...(options.tools ? { tools: options.tools(store) } : {}),
+      ...(options.agents ? { agents: options.agents } : {}),
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
       ...options.worker,
     });

@@ -195,6 +195,13 @@ export const MUTANTS: Mutant[] = [
     tests: [{ file: 'user-tools.test.ts', name: "arguments the tool's schema refuses" }],
   },
   {
+    id: 'agent-allowance-ignored',
+    invariant: 'a run naming an agent may not set a limit beyond what the agent allows',
+    file: 'workflows/run-agent.ts',
+    edits: [{ find: '    if (value > bound) refuse(', replace: '    if (false) refuse(' }],
+    tests: [{ file: 'agents.test.ts', name: 'a run may not go beyond what the agent allows' }],
+  },
+  {
     id: 'progress-label-outlives-tool',
     invariant: "a tool's progress label goes when the tool finishes",
     file: 'workflows/loop-state.ts',
