@@ -27,6 +27,10 @@ before(async () => {
 });
 after(() => h.replayAndClose());
 
+/** `promise`, or a rejection after `ms`. */
+const within = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms).unref())]);
+
 const requestsFor = (goal: string) => h.model.exchanges.filter((x) => x.body.messages[1]?.content === goal);
 
 test('a run naming an agent gets its instructions, model, tools and limits; its high-risk tool waits for a human', async () => {
@@ -58,7 +62,8 @@ test('a run may not go beyond what the agent allows: each refusal says what is a
   for (const [extra, message] of refusals) {
     const goal = `Refund order A1 (${JSON.stringify(extra)}).`;
     const { runId } = await h.agents.startRun({ agent: 'support', goal, workspace: h.workspace, ...extra });
-    await assert.rejects(h.agents.result(runId), (error: Error) => message.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`), JSON.stringify(extra));
+    // Refused at the run's first step: a run that started instead would wait for the refund's approval.
+    await assert.rejects(within(h.agents.result(runId), 20_000), (error: Error) => message.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`), JSON.stringify(extra));
     assert.equal(requestsFor(goal).length, 0);
   }
 });
