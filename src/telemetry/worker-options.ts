@@ -1,15 +1,14 @@
 /** What a tracing worker adds: Temporal's activity interceptors, our model-call spans, the workflow span sink and the traced bundle. */
-import path from 'node:path';
 import type * as TemporalOtel from '@temporalio/interceptors-opentelemetry';
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
-import { PROJECT_ROOT } from '../paths.ts';
+import { codeModule } from '../paths.ts';
 import { modelCallSpans } from './model-span.ts';
 import { loadOnUse, type Telemetry } from './setup.ts';
 
 /** Bundled into the workflow code when the worker traces. */
-export const TELEMETRY_INTERCEPTORS_MODULE = path.join(PROJECT_ROOT, 'workflows', 'telemetry-interceptors.ts');
+export const TELEMETRY_INTERCEPTORS_MODULE = codeModule('workflows', 'telemetry-interceptors');
 
 export interface TracingWorkerOptions {
   interceptors?: WorkerInterceptors;

@@ -4,16 +4,17 @@
  * is deleted when another is built.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { CACHE_DIR, PROJECT_ROOT } from '../paths.ts';
+import { CACHE_DIR, CODE_ROOT, codeModule, PROJECT_ROOT } from '../paths.ts';
 
-export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
+/** The workflows' entry as this process runs the code: workflows/index.ts from sources, dist/workflows/index.js compiled. */
+export const WORKFLOWS_PATH = codeModule('workflows', 'index');
 /** Evaluated once per workflow thread and shared by its runs (the zod library): see that file. */
-const PRELOAD_MODULES = process.env.AGENT_NO_PRELOAD ? [] : [path.join(PROJECT_ROOT, 'workflows', 'zod-preload.ts')];
-/** Everything the workflow imports lives in these directories. */
-const BUNDLED_SOURCES = ['workflows', 'src/wire', 'src/claims', 'src/tools'].map((dir) => path.join(PROJECT_ROOT, dir));
+const PRELOAD_MODULES = process.env.AGENT_NO_PRELOAD ? [] : [codeModule('workflows', 'zod-preload')];
+/** Everything the workflow imports lives in these directories (the sources, or the compiled package's dist/). */
+const BUNDLED_SOURCES = ['workflows', 'src/wire', 'src/claims', 'src/tools'].map((dir) => path.join(CODE_ROOT, dir));
 
 /** `interceptorModules`: workflow interceptors to bundle in (tracing, tests' deliberate changes); each set, as written, gets a bundle of its own. */
 export async function workflowBundle(options: { interceptorModules?: readonly string[] } = {}): Promise<{ codePath: string }> {
@@ -79,18 +80,42 @@ function withoutSourcesContent(code: string): string {
   return `${code.slice(0, at)}${INLINE_SOURCE_MAP}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
 }
 
+/**
+ * The cache key: the bundle's format, the dependencies as installed here (the lock file too in this
+ * repository; a published package has none, and its consumer's lock is not ours to find), and the
+ * harness's own modules, TypeScript or compiled.
+ */
 function sourceHash(): string {
   const hash = createHash('sha256');
   hash.update(BUNDLE_FORMAT);
-  hash.update(readFileSync(path.join(PROJECT_ROOT, 'package-lock.json')));
+  const lock = path.join(PROJECT_ROOT, 'package-lock.json');
+  if (existsSync(lock)) hash.update(readFileSync(lock));
+  for (const [name, version] of installedDependencies()) hash.update(`${name}@${version}\n`);
   for (const dir of BUNDLED_SOURCES) {
     for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
-      if (!file.endsWith('.ts')) continue;
+      if (!/\.[cm]?[jt]s$/.test(file)) continue;
       hash.update(file);
       hash.update(readFileSync(path.join(dir, file)));
     }
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+/** The version of each of the package's dependencies as Node would resolve it from the package (null: not found). */
+function installedDependencies(root = PROJECT_ROOT): [string, string | null][] {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  return Object.keys(manifest.dependencies ?? {})
+    .sort()
+    .map((name) => [name, installedVersion(root, name)]);
+}
+
+/** Looks for `node_modules/<name>/package.json` from `root` up, as Node's resolution does (whatever the package's `exports` allow). */
+function installedVersion(root: string, name: string): string | null {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? null;
+    if (path.dirname(dir) === dir) return null;
+  }
 }
 
 const quietLogger = {
