@@ -43,6 +43,7 @@ import { checkWorkspace, workspaceRoots } from '../tools/workspace-roots.ts';
 import type { AgentStore } from '../store/store.ts';
 import type { CancelRequestedEvent } from '../wire/stop-announcement.ts';
 
+/** No run has this id (on this client's namespace). */
 export class RunNotFoundError extends Error {
   override readonly name = 'RunNotFoundError';
 }
@@ -62,6 +63,7 @@ export interface DecisionOptions {
   wait?: boolean;
 }
 
+/** How an `AgentClient` reaches runs: their task queue, the workspaces it lets a run name, the workers' store. */
 export interface AgentClientOptions {
   taskQueue?: string;
   /** Workspaces a run may name (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). Workers check again. */
@@ -74,6 +76,11 @@ export interface AgentClientOptions {
   store?: Pick<AgentStore, 'appendEvent'>;
 }
 
+/**
+ * Starts runs and steers them: state, approvals, answers, cancel, result and listing, over a Temporal
+ * `Client`. Needs no worker in its process, and no worker alive for most calls (a closed run's state
+ * and a pending approval are read from its memo).
+ */
 export class AgentClient {
   readonly temporal: Client;
   readonly taskQueue: string;
@@ -380,6 +387,7 @@ const STATE_QUERY_TIMEOUT_MS = 2000;
 /** A workflow task held longer than this is not about to complete (a normal one takes milliseconds). */
 const HELD_TASK_MS = 1000;
 
+/** Whether the run has ended (completed, failed, a limit reached, interrupted): its state will not change again. */
 export function isTerminal(state: Pick<RunState, 'status'>): boolean {
   return TERMINAL_STATUSES.has(state.status);
 }

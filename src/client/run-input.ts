@@ -15,6 +15,7 @@ export const runInputSchema = wireRunInputSchema.extend({
     .optional(),
 });
 
+/** The run input was refused before any run started; the message names each field at fault. */
 export class InvalidRunInputError extends Error {
   override readonly name = 'InvalidRunInputError';
 }

@@ -14,6 +14,7 @@ import { AGENT_WORKFLOW_TYPE, FINAL_STATE_MEMO, LIVE_STATE_MEMO } from '../wire/
 import { TERMINAL_STATUSES, type LiveRunState, type Pending, type RunState, type RunStatus } from '../wire/types.ts';
 import type { RunLimits } from '../wire/run-input.ts';
 
+/** Which runs `AgentClient.listRuns` returns. */
 export interface RunFilter {
   /** Any of these statuses. */
   status?: readonly RunStatus[];
@@ -25,6 +26,7 @@ export interface RunFilter {
   limit?: number;
 }
 
+/** One run as a listing shows it (from Temporal's visibility, and the run's state when it waits for something). */
 export interface RunSummary {
   runId: string;
   status: RunStatus;

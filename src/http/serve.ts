@@ -9,8 +9,10 @@ import type { AgentStore } from '../store/store.ts';
 import { buildHttpApp, type HttpApp } from './app.ts';
 import { authConfigFromEnv, Authenticator } from './auth.ts';
 
+/** The port `serveHttp` listens on unless told otherwise (or `AGENT_HTTP_PORT`). */
 export const DEFAULT_HTTP_PORT = 8787;
 
+/** What `serveHttp` serves (the client and the workers' store) and where. */
 export interface ServeOptions {
   agents: AgentClient;
   store: AgentStore;
@@ -25,16 +27,19 @@ export interface ServeOptions {
   log?: (line: string) => void;
 }
 
+/** A listening HTTP server: its Fastify app, its URL, and `close()`. */
 export interface HttpServer {
   app: HttpApp;
   url: string;
   close(): Promise<void>;
 }
 
+/** No token is configured and the host asked for is not loopback: the server refuses to listen there. */
 export class UnsafeListenError extends Error {
   override readonly name = 'UnsafeListenError';
 }
 
+/** Starts the HTTP API, live event streams and the approvals inbox (tokens from `AGENT_HTTP_TOKENS`; loopback only without). */
 export async function serveHttp(options: ServeOptions): Promise<HttpServer> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => console.error(line));

@@ -7,6 +7,7 @@ export interface ScriptedMessage {
   tool_call_id?: string;
 }
 
+/** What a scenario answers for one turn: text, tool calls, or an HTTP error. */
 export interface ScriptedReply {
   content?: string;
   tool_calls?: { id: string; name: string; arguments: string }[];
@@ -24,8 +25,10 @@ export interface ScriptedReply {
 /** `turn` counts the assistant messages already in `messages`. Return undefined when the script has run out. */
 export type Scenario = (turn: number, messages: ScriptedMessage[]) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
 
+/** A scripted reply with this text (a final answer), after `delayMs` if given. */
 export const text = (content: string, delayMs?: number): ScriptedReply => ({ content, ...(delayMs ? { delayMs } : {}) });
 
+/** A scripted reply that calls one tool with these arguments (`id` is the provider's call id). */
 export const call = (id: string, name: string, args: Record<string, unknown> = {}): ScriptedReply => ({
   tool_calls: [{ id, name, arguments: JSON.stringify(args) }],
 });

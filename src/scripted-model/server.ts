@@ -35,6 +35,7 @@ const requestSchema = z.object({
   stream: z.boolean().optional(),
 });
 
+/** A running scripted model server: its base URL, the requests it saw, and `close()`. */
 export interface ScriptedModelServer {
   /** Base URL for the `openai` client, ending in `/v1`. */
   baseUrl: string;
@@ -44,6 +45,7 @@ export interface ScriptedModelServer {
   close(): Promise<void>;
 }
 
+/** Where the scripted model server listens and which directories it may load scenarios and recordings from. */
 export interface ScriptedModelOptions {
   port?: number;
   host?: string;
@@ -64,6 +66,7 @@ export function scenarioDirsFromEnv(): string[] {
   return (process.env.AGENT_SCENARIO_DIRS ?? '').split(path.delimiter).filter(Boolean);
 }
 
+/** Starts an OpenAI-compatible chat completions server that plays scenarios (`scripted:<name|path>`) and recordings. */
 export async function startScriptedModelServer(options: ScriptedModelOptions = {}): Promise<ScriptedModelServer> {
   const requests: RecordedRequest[] = [];
   const scenarios = new Map<string, Promise<Scenario>>();

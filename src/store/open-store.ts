@@ -11,6 +11,7 @@ import type { AgentStore } from './store.ts';
 
 export const SQLITE_FILE_NAME = 'agent-store.sqlite';
 
+/** Which store `openStore` opens: `url` (else `AGENT_STORE_URL`), else SQLite in `dataDir`. */
 export interface OpenStoreOptions {
   /** Overrides `AGENT_STORE_URL`. */
   url?: string;
@@ -34,6 +35,7 @@ export function storeTarget(url: string | undefined, dataDir: string): StoreTarg
   );
 }
 
+/** Opens the store every worker host shares (see this file's head): transcripts, side-effect ledger, traces, events. */
 export async function openStore(options: OpenStoreOptions): Promise<AgentStore> {
   const target = storeTarget(options.url ?? process.env.AGENT_STORE_URL, options.dataDir);
   if (target.kind === 'postgres') {

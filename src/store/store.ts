@@ -80,6 +80,7 @@ export type Unsubscribe = () => void;
 /** What a side-effect tool needs of the store: its ledger. */
 export type EffectLedger = Pick<AgentStore, 'beginEffect' | 'completeEffect' | 'lookupEffect'>;
 
+/** The store: transcript links, the side-effect ledger, trace lines and run event streams (SQLite or PostgreSQL). */
 export interface AgentStore {
   readonly kind: 'sqlite' | 'postgres';
   /** Where the store is, for messages and logs (never contains a password). */

@@ -12,6 +12,7 @@ import type * as Testing from '@temporalio/testing';
 import { findTemporalCli, TemporalCliUnavailableError } from './temporal-cli.ts';
 import { devServerSearchAttributeArgs } from '../wire/search-attributes.ts';
 
+/** A Temporal server to connect to: its address and namespace, and `stop()` for one this process started. */
 export interface TemporalEndpoint {
   address: string;
   namespace: string;
@@ -22,6 +23,7 @@ export interface TemporalEndpoint {
   stop(): Promise<void>;
 }
 
+/** Where a dev server keeps its SQLite file, and the address it listens on. */
 export interface DevServerOptions {
   dataDir: string;
   /** gRPC port; the Web UI listens on port + 1000. */
@@ -79,6 +81,7 @@ function canListen(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** `TEMPORAL_ADDRESS` when set; else a dev server already on the port; else a dev server started here (the Temporal CLI, built or downloaded once). */
 export async function ensureTemporal(options: DevServerOptions): Promise<TemporalEndpoint> {
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const external = process.env.TEMPORAL_ADDRESS;

@@ -15,6 +15,8 @@ const stringSchema = z.string();
 
 /** What a tool's name may be (what providers accept): 1-64 letters, digits, `_` or `-`. */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** How much harm a tool's call can do: low runs, medium runs within a quota, high waits for a human's approval, extreme is denied unless the run's policy allows it. */
 export type Risk = (typeof RISKS)[number];
 
 /** Activity retry options for one tool (a subset of Temporal's RetryPolicy, JSON-safe). */
@@ -23,6 +25,7 @@ export interface ToolRetry {
   initialIntervalMs?: number;
 }
 
+/** What the workflow knows of a tool: its name, description, schemas, flags and risk (sandbox-safe data; no implementation). */
 export interface ToolContract<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   name: string;
   /** What the model reads to decide whether to call the tool. */
@@ -57,6 +60,7 @@ export interface ToolContract<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   execution: 'activity' | 'child-run' | 'user-input';
 }
 
+/** What a tool's `run` is given besides its arguments: the run's cancel signal, progress, idempotency key, call key and workspace. */
 export interface ToolContext {
   /** Aborts when the run is cancelled or the activity times out. */
   signal: AbortSignal;
@@ -73,6 +77,7 @@ export interface ToolContext {
   workspace: string;
 }
 
+/** A tool a worker can run: its contract and its implementation (`defineTool` makes one). */
 export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends ToolContract<I, O> {
   run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
 }

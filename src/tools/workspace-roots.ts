@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../paths.ts';
 
+/** A run named a workspace outside the roots this process allows (`AGENT_WORKSPACE_ROOTS`). */
 export class WorkspaceRefusedError extends Error {
   override readonly name = 'WorkspaceRefusedError';
 }

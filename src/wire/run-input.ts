@@ -28,6 +28,7 @@ export const runLimitsSchema = z.object({
    */
   maxStoreOutageMs: z.number().int().positive(),
 });
+/** A run's limits (turns, budget, wall time, tool calls, progress checks, store outage), as `limits` in the run input sets them. */
 export type RunLimits = z.infer<typeof runLimitsSchema>;
 
 /** Per-run risk policy (SPEC §5); defaults: medium quota 5, no extreme tool allowed, no timeout. */
@@ -43,6 +44,7 @@ export const runPolicySchema = z
     approvalTimeoutMs: z.number().int().positive().optional(),
   })
   .strict();
+/** A run's risk policy (`policy` in the run input): the medium-risk quota, the extreme tools allowed, the approval timeout. */
 export type RunPolicy = z.infer<typeof runPolicySchema>;
 
 /** Limits of the research sub-agent runs a run starts (defaults: 6 turns, $0.05, same model). */
@@ -61,6 +63,7 @@ export type ReplayOptions = z.infer<typeof replayOptionsSchema>;
 
 /** How a run's model calls are made (`modelCall`): the first is the default. */
 export const MODEL_CALLS = ['activity', 'local'] as const;
+/** How a run's model calls are made: `activity` (default) or `local` (a local activity; see `RunInput.modelCall`). */
 export type ModelCall = (typeof MODEL_CALLS)[number];
 
 export const runInputSchema = z
@@ -111,6 +114,7 @@ export const runInputSchema = z
     research: researchOptionsSchema.optional(),
   })
   .strict();
+/** What starts a run: the goal, the model, and optionally its tools, limits, policy, workspace, output schema and more. */
 export type RunInput = z.infer<typeof runInputSchema>;
 
 /** A run input with its agent applied (`workflows/run-agent.ts`): the model is known. */

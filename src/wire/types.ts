@@ -15,6 +15,7 @@ export const RUN_STATUSES = [
   'budget_exceeded',
   'interrupted',
 ] as const;
+/** Where a run is: running, waiting for a person, or one of its terminal statuses. */
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
@@ -72,6 +73,7 @@ export type ChatMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
   | { role: 'tool'; tool_call_id: string; name: string; content: string };
 
+/** Tokens a run (or a turn) used. */
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
@@ -113,6 +115,7 @@ export interface PendingInput {
   requestedAt: string;
 }
 
+/** What a run waits for from a person: an approval of a tool call, or an answer to its question. */
 export type Pending = PendingApproval | PendingInput;
 
 export interface AnswerRequest {
@@ -122,6 +125,7 @@ export interface AnswerRequest {
   by?: string;
 }
 
+/** A decision the run took: the call it names, approved or rejected, and by whom. */
 export type ApprovalDecision =
   | { decision: 'approved'; callKey: string; by?: string }
   | { decision: 'rejected'; callKey: string; reason?: string; by?: string };
@@ -152,6 +156,7 @@ export function calledKey(request: NamesCall): string {
   return request.callKey ?? request.callId ?? '';
 }
 
+/** A run's state as `AgentClient.getState` returns it: status, counters, cost, what it waits for, its answer and receipt. */
 export interface RunState {
   runId: string;
   goal: string;
@@ -184,6 +189,7 @@ export interface RunState {
   updatedAt: string;
 }
 
+/** How a run ended, as `AgentClient.result` returns it: status and reason, answer or error, receipt, usage and cost. */
 export interface RunResult {
   runId: string;
   status: RunStatus;

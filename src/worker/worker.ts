@@ -27,6 +27,7 @@ import { agentDataConverter } from '../client/payload-codec.ts';
 import type { DataConverter } from '@temporalio/common';
 import { workspaceRoots } from '../tools/workspace-roots.ts';
 
+/** What `createAgentWorker` needs: the Temporal connection, this host's data directory and workspace, and optionally its tools, store, model provider, scripted model and MCP servers. */
 export interface AgentWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
@@ -87,6 +88,7 @@ export class WorkerConfigError extends Error {
   override readonly name = 'WorkerConfigError';
 }
 
+/** A worker created by `createAgentWorker`: the Temporal worker and what it started (store, scripted model, MCP servers). */
 export interface AgentWorker {
   worker: Worker;
   store: AgentStore;
@@ -109,6 +111,11 @@ export const WORKER_TIMING = {
   stickyQueueScheduleToStartTimeout: '3 seconds',
 } satisfies Partial<WorkerOptions>;
 
+/**
+ * Creates a worker for agent runs on a task queue: the workflow bundle (built once and cached by the hash of
+ * its code), the model and tool activities with `options.tools` (default: the built-in tools), the trace
+ * sink. Call `run()` to poll until `shutdown()`.
+ */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   // First: a required MCP server that is down stops the worker before anything else is opened.
   const mcp = await startMcpPool(options.mcp);
