@@ -26,7 +26,7 @@ const wireBans = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.cache/**', '.data/**', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', '.cache/**', '.data/**', 'dist/**', 'examples/*/.data/**', 'examples/*/.cache/**', 'eslint.config.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -40,6 +40,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
+  },
+  {
+    // examples/custom-agent is a project of its own: its tsconfig.json resolves the package from its own
+    // node_modules (none here). Linted with this repository's, which resolves the package's name to src/.
+    files: ['examples/custom-agent/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
   },
   {
     files: ['src/**/*.ts'],

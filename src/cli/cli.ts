@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The command line: run a goal and wait, start one detached, look at a run, decide what it waits for,
  * cancel it, read its trace, record and replay it, or keep a worker, the HTTP API or the embedded server up.

@@ -1,9 +1,10 @@
 /** What every command shares: how people invoke the CLI, its options, a runtime for one command, usage errors. */
 import { parseArgs } from 'node:util';
+import { INSTALLED } from '../paths.ts';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 
-/** How people invoke this CLI (an npm script: it runs on the project's pinned Node 22). */
-export const AGENT = 'npm run agent --';
+/** How people invoke this CLI: in this repository an npm script (it runs on the project's pinned Node 22); installed, the package's bin. */
+export const AGENT = INSTALLED ? 'npx durable-agent-harness' : 'npm run agent --';
 
 export const CLI_OPTIONS = {
   model: { type: 'string' },

@@ -1,0 +1,25 @@
+/**
+ * durable-agent-harness: tool-using LLM agents whose loop is a Temporal workflow.
+ *
+ * The package's root: define tools (`defineTool`), run them on a worker (`createAgentWorker`), start and
+ * steer runs (`AgentClient`), and the types that cross those boundaries. Loading it loads the worker
+ * (Temporal's native runtime): a process that only starts runs, reads their state or decides what they
+ * wait for imports `durable-agent-harness/client` instead.
+ *
+ * @packageDocumentation
+ */
+
+// Tools: declared in the user's code, run on the user's workers.
+export { defineTool, defineToolContract, implementTool } from './tools/define-tool.ts';
+export type { Risk, Tool, ToolContext, ToolContract, ToolOptions, ToolRetry } from './tools/define-tool.ts';
+export { builtinTools } from './tools/registry.ts';
+
+// The worker, and the store its hosts share.
+export { createAgentWorker, WorkerConfigError } from './worker/worker.ts';
+export type { AgentWorker, AgentWorkerOptions } from './worker/worker.ts';
+export { openStore } from './store/open-store.ts';
+export type { OpenStoreOptions } from './store/open-store.ts';
+export type { AgentStore, EffectLedger } from './store/store.ts';
+
+// The client, its errors and the run's types: the same as `durable-agent-harness/client`.
+export * from './exports/client.ts';
