@@ -1,8 +1,8 @@
 /**
  * durable-agent-harness: tool-using LLM agents whose loop is a Temporal workflow.
  *
- * The package's root: define tools (`defineTool`), run them on a worker (`createAgentWorker`), start and
- * steer runs (`AgentClient`), and the types that cross those boundaries. Loading it loads the worker
+ * The package's root: define tools (`defineTool`) and agents (`defineAgent`), run them on a worker
+ * (`createAgentWorker`), start and steer runs (`AgentClient`), and the types that cross those boundaries. Loading it loads the worker
  * (Temporal's native runtime): a process that only starts runs, reads their state or decides what they
  * wait for imports `durable-agent-harness/client` instead.
  *
@@ -13,6 +13,10 @@
 export { defineTool, defineToolContract, implementTool } from './tools/define-tool.ts';
 export type { Risk, Tool, ToolContext, ToolContract, ToolOptions, ToolRetry } from './tools/define-tool.ts';
 export { builtinTools } from './tools/registry.ts';
+
+// Agents: instructions, model, tools, limits and policy, and what a run naming one may set.
+export { defineAgent } from './agents/define-agent.ts';
+export type { Agent, AgentAllowance, AgentDefinition, AgentOptions, LimitAllowance } from './agents/define-agent.ts';
 
 // The worker, and the store its hosts share.
 export { createAgentWorker, WorkerConfigError } from './worker/worker.ts';

@@ -43,6 +43,7 @@ export interface Agent extends AgentDefinition {
   readonly ownTools: readonly Tool[];
 }
 
+/** What `defineAgent` takes: the definition, its tools given by name or as the tools themselves. */
 export type AgentOptions = Omit<AgentDefinition, 'tools'> & {
   /** Tools by name, or the tools themselves (`defineTool`): the worker runs those. */
   tools?: readonly (string | Tool)[];
