@@ -82,9 +82,12 @@ test('the tarball holds the compiled package, its licence and docs, and no test,
   assert.match(manifest.engines?.node ?? '', /^>=22\./);
 });
 
-test("the README's \"Build your own agent\" shows the example's tools as written", () => {
-  const tools = readFileSync(path.join(EXAMPLE, 'src', 'tools.ts'), 'utf8');
-  assert.ok(readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8').includes(tools.slice(tools.indexOf('import ')).trimEnd()), 'README.md shows examples/custom-agent/src/tools.ts from its imports on');
+test("the README's \"Build your own agent\" shows the example's tools and agent as written", () => {
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  for (const file of ['tools.ts', 'agent.ts']) {
+    const source = readFileSync(path.join(EXAMPLE, 'src', file), 'utf8');
+    assert.ok(readme.includes(source.slice(source.indexOf('import ')).trimEnd()), `README.md shows examples/custom-agent/src/${file} from its imports on`);
+  }
 });
 
 test('every export of every entry point has TSDoc in the published declarations', () => {
@@ -139,7 +142,7 @@ test('a run on the built-in tools through the installed package: the workflow bu
   assert.deepEqual(readdirSync(installed).sort(), ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'examples', 'package.json'], 'nothing was written into the package');
 });
 
-test('the custom agent: lookup_order runs, refund_order waits for approval and runs exactly once after it, and the answer is printed', { timeout: 180_000 }, async () => {
+test("the custom agent: a run of the example's agent, lookup_order runs, refund_order waits for approval and runs exactly once after it, and the answer is printed", { timeout: 180_000 }, async () => {
   const dataDir = path.join(app, '.data');
   const { code, stdout, stderr } = await run(process.execPath, ['src/main.ts'], app, { TEMPORAL_ADDRESS: address, AGENT_TASK_QUEUE: taskQueue, AGENT_DATA_DIR: dataDir });
   assert.equal(code, 0, `${stdout}\n${stderr}`);
