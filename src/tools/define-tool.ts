@@ -111,7 +111,7 @@ export type ToolOptions<I extends z.ZodType, O extends z.ZodType> = Omit<Contrac
   /** Result schema (default: a string). A result that breaks it reaches the model as the tool's error. */
   output?: O;
   /** Runs on a worker, with the validated arguments; a thrown error is the model's to read. */
-  run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
+  run: (args: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
 };
 
 /**
