@@ -168,7 +168,7 @@ export const MUTANTS: Mutant[] = [
     id: 'call-keys-collide',
     invariant: 'each call of a reply has its own key (an approval unlocks that call only)',
     file: 'workflows/tool-step.ts',
-    edits: [{ find: 'const callKey = step.keyedCalls ? `t${run.state.turns}.${index + 1}` : call.id;', replace: 'const callKey = step.keyedCalls ? `t${run.state.turns}.1` : call.id;' }],
+    edits: [{ find: 'const callKey = step.old.providerCallKeys ? call.id : `t${run.state.turns}.${index + 1}`;', replace: 'const callKey = step.old.providerCallKeys ? call.id : `t${run.state.turns}.1`;' }],
     tests: [{ file: 'approval.test.ts', name: 'several calls in one reply' }],
   },
   {
