@@ -2,7 +2,7 @@
  * Everything the loop changes as it goes, owned in one place: the run state the `state` query shows, the
  * conversation and its store head, what deduplication, the policy and the progress guard remember, and
  * the trace's sequence. The loop's files say what happened through its methods (`toolStarted`,
- * `awaitingApproval`, `childFinished`, …); each updates the state, refreshes what the server shows of it
+ * `awaiting`, `childFinished`, …); each updates the state, refreshes what the server shows of it
  * (`touch`) and writes the trace line, in one place. It crosses continue-as-new as a versioned `CarriedState`.
  */
 import * as wf from '@temporalio/workflow';

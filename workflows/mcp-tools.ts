@@ -21,7 +21,7 @@ import type { Changes } from './changes.ts';
  * Adds the worker's MCP tools to what the run offers: all of them when the run names no tools, else the
  * ones it names. A run that names no MCP tool asks nothing (its history is as before MCP); runs started
  * before MCP tools existed replay without the activity. Returns true when the first model call is to
- * bring the worker's MCP tools (`withModelCall`).
+ * bring the worker's MCP tools (the `mcp-tools-with-model-call` change).
  */
 export async function offerMcpTools(offered: Map<string, ToolContract>, names: readonly string[] | undefined, changes: Changes): Promise<boolean> {
   const wanted = names?.filter(isMcpToolName);

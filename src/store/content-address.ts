@@ -1,8 +1,8 @@
 /**
  * Content addresses: a transcript link is named by the SHA-256 (hex) of the canonical JSON of
- * `{prev, messages}` — exactly `linkHash` of activities/transcript-store.ts — and a stored output by
- * `output:<hex>` of the SHA-256 of its UTF-8 text (the form src/kept-outputs.ts uses). The stores keep the canonical JSON text itself, so verifying a read
- * is hashing the stored bytes.
+ * `{prev, messages}` — the head the workflow computes for it (workflows/loop-state.ts `nextLink`) — and a
+ * stored output by `output:<hex>` of the SHA-256 of its UTF-8 text. The stores keep the canonical JSON
+ * text itself, so verifying a read is hashing the stored bytes.
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../wire/canonical-json.ts';

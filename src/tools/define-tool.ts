@@ -59,7 +59,7 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports a human-readable progress label (rides on activity heartbeats). */
   progress(label: string): void;
-  /** `<workflowId>:<callKey>`: stable across activity retries, worker restarts and continue-as-new. */
+  /** `<runId>:<callKey>`: stable across activity retries, worker restarts and continue-as-new. */
   idempotencyKey: string;
   runId: string;
   /** The harness's key for this call, unique within the run (the provider's id is not: providers reuse ids). */

@@ -30,7 +30,7 @@ export const runLimitsSchema = z.object({
 });
 export type RunLimits = z.infer<typeof runLimitsSchema>;
 
-/** Per-run risk policy (SPEC §5); defaults: medium quota 5, no extreme tool allowed, no timeout. */
+/** Per-run risk policy; defaults: medium quota 5, no extreme tool allowed, no timeout. */
 export const runPolicySchema = z
   .object({
     /** Medium-risk tool runs allowed before each further one needs approval. */
