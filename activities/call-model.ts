@@ -140,7 +140,7 @@ async function fullTranscript(input: CallModelInput, transcripts: TranscriptChai
       return (await transcripts.load(context.base)).concat(context.messages);
     } catch (missing) {
       if (!(missing instanceof TranscriptMissingError)) throw missing;
-      throw ApplicationFailure.retryable(`${missing.message}: every worker must use the same store (AGENT_STORE_URL).`, 'TranscriptMissing');
+      throw ApplicationFailure.retryable(`${missing.message}: every worker must use the same store (AGENT_STORE_URL).`, missing.code);
     }
   }
 }

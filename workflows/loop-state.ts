@@ -28,6 +28,7 @@ import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummar
 import type { agentWorkflow } from './agent.ts';
 import type { CarriedState, ProgressGuardState } from './carried-state.ts';
 import type { RunInput } from '../src/wire/run-input.ts';
+import { FailureType } from '../src/wire/failures.ts';
 
 const { trace } = wf.proxySinks<TraceSinks>();
 
@@ -146,7 +147,7 @@ export class LoopState {
       throw wf.ApplicationFailure.nonRetryable(
         `The run carried state of version ${String(version)} into this execution; this worker reads versions ${READABLE_VERSIONS.join(', ')}. ` +
           'Run a worker built from the code that wrote it (or a newer one).',
-        'UnknownCarriedStateVersion',
+        FailureType.unknownCarriedStateVersion,
       );
     }
     return new LoopState(carried, changes);

@@ -16,6 +16,7 @@ import type { ToolContract } from '../src/tools/define-tool.ts';
 import { contractFromMcpDefinition, isMcpToolName, type McpToolDefinition } from '../src/tools/mcp-contracts.ts';
 import { mcpTools } from './activity-options.ts';
 import type { Changes } from './changes.ts';
+import { FailureType } from '../src/wire/failures.ts';
 
 /**
  * Adds the worker's MCP tools to what the run offers: all of them when the run names no tools, else the
@@ -37,7 +38,7 @@ export async function offerMcpTools(offered: Map<string, ToolContract>, names: r
     throw wf.ApplicationFailure.nonRetryable(
       `Unknown tool${missing.length > 1 ? 's' : ''} ${missing.map((n) => `"${n}"`).join(', ')} in the run input: no MCP server on the worker offers ${missing.length > 1 ? 'them' : 'it'}` +
         `${unreadable.length ? ' readably' : ''}. MCP tools the worker offers: ${known}.${why}`,
-      'InvalidRunInput',
+      FailureType.invalidRunInput,
     );
   }
   return false;

@@ -1,6 +1,7 @@
 /** What every command shares: how people invoke the CLI, its options, a runtime for one command, usage errors. */
 import { parseArgs } from 'node:util';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 /** How people invoke this CLI (an npm script: it runs on the project's pinned Node 22). */
 export const AGENT = 'npm run agent --';
@@ -48,8 +49,9 @@ export interface Invocation {
 
 export const log = (line: string): void => console.error(line);
 
-export class UsageError extends Error {
+export class UsageError extends AgentError {
   override readonly name = 'UsageError';
+  readonly code = 'Usage';
 }
 
 /** The run id a command was given, or a usage error that shows how to give it. */

@@ -4,6 +4,8 @@ import { contractsByName } from '../tools/contracts.ts';
 import { isMcpToolName } from '../tools/mcp-contracts.ts';
 import { isRecordedModel } from '../wire/replay.ts';
 import { runInputSchema as wireRunInputSchema, type RunInput } from '../wire/run-input.ts';
+import { AgentError } from '../wire/agent-error.ts';
+import { FailureType } from '../wire/failures.ts';
 
 /** The wire schema, with tool names this process knows (its own tools, or an MCP server's `server__tool`). */
 export const runInputSchema = wireRunInputSchema.extend({
@@ -15,8 +17,9 @@ export const runInputSchema = wireRunInputSchema.extend({
     .optional(),
 });
 
-export class InvalidRunInputError extends Error {
+export class InvalidRunInputError extends AgentError {
   override readonly name = 'InvalidRunInputError';
+  readonly code = FailureType.invalidRunInput;
 }
 
 export function parseRunInput(input: unknown): RunInput {

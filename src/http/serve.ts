@@ -8,6 +8,7 @@ import { AesGcmPayloadCodec } from '../client/payload-codec.ts';
 import type { AgentStore } from '../store/store.ts';
 import { buildHttpApp, type HttpApp } from './app.ts';
 import { authConfigFromEnv, Authenticator } from './auth.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 export const DEFAULT_HTTP_PORT = 8787;
 
@@ -31,8 +32,9 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-export class UnsafeListenError extends Error {
+export class UnsafeListenError extends AgentError {
   override readonly name = 'UnsafeListenError';
+  readonly code = 'UnsafeListen';
 }
 
 export async function serveHttp(options: ServeOptions): Promise<HttpServer> {
