@@ -27,9 +27,9 @@ import type {
   StoredEvent,
   SubscribeOptions,
   TraceWrite,
-  TranscriptLink,
   Unsubscribe,
 } from './store.ts';
+import type { TranscriptLink } from '../wire/transcript-link.ts';
 import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
 import { checkAfterId, checkRunTrace, eventJson } from './validate.ts';
 import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';

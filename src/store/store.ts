@@ -9,7 +9,7 @@
  * later); reads of content-addressed data reject with StoreIntegrityError when the stored bytes do not
  * hash to their name. Both are in errors.ts.
  */
-import type { ChatMessage } from '../wire/types.ts';
+import type { TranscriptLink } from '../wire/transcript-link.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import type { TraceTask } from './trace-tasks.ts';
 
@@ -17,12 +17,6 @@ import type { TraceTask } from './trace-tasks.ts';
 export interface TraceWrite {
   line: TraceLine;
   task?: TraceTask;
-}
-
-/** One link of a run's transcript chain: the messages new since `prev` (null for the first link). */
-export interface TranscriptLink {
-  prev: string | null;
-  messages: ChatMessage[];
 }
 
 /** A side-effect ledger entry, unique by idempotency key. */
@@ -87,9 +81,9 @@ export interface AgentStore {
 
   // ── Transcript links: content-addressed, immutable ────────────────────────────────────────────────
   /**
-   * Stores `link` under `hash`, which must be `linkHash(link)` (content-address.ts: the SHA-256 of the
-   * canonical JSON of `{prev, messages}`, the name the workflow gives the link too): a mismatch rejects
-   * with StoreIntegrityError and stores nothing. Putting an existing hash is a no-op.
+   * Stores `link` under `hash`, which must be `linkHash(link)` (src/wire/transcript-link.ts: the name the
+   * workflow gives the link): a mismatch rejects with StoreIntegrityError and stores nothing. Putting an
+   * existing hash is a no-op.
    */
   putLink(hash: string, link: TranscriptLink): Promise<void>;
   /**
