@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { RISKS } from '../tools/define-tool.ts';
+import { RISKS } from '../wire/types.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../wire/payload-bounds.ts';
 import { AgentError } from '../wire/agent-error.ts';
 

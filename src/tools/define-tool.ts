@@ -8,11 +8,9 @@
 import { z } from 'zod';
 import type { ClaimSpec } from '../claims/claim-specs.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../wire/payload-bounds.ts';
-
-export const RISKS = ['low', 'medium', 'high', 'extreme'] as const;
+import type { Risk } from '../wire/types.ts';
 
 const stringSchema = z.string();
-export type Risk = (typeof RISKS)[number];
 
 /** Activity retry options for one tool (a subset of Temporal's RetryPolicy, JSON-safe). */
 export interface ToolRetry {

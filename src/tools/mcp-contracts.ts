@@ -6,7 +6,8 @@
  * Sandbox-safe (zod only): the workflow bundle imports this file.
  */
 import { z } from 'zod';
-import { defineToolContract, type RISKS, type ToolContract } from './define-tool.ts';
+import { defineToolContract, type ToolContract } from './define-tool.ts';
+import type { Risk } from '../wire/types.ts';
 
 /** `server__tool`: the server's name, two underscores, the tool's name on that server. */
 export const MCP_NAME_SEPARATOR = '__';
@@ -22,7 +23,7 @@ export interface McpToolDefinition {
   /** The server's JSON Schema for the arguments (an object schema). */
   inputSchema: Record<string, unknown>;
   readOnly: boolean;
-  risk: (typeof RISKS)[number];
+  risk: Risk;
   timeoutMs: number;
   maxOutputChars: number;
   idempotent: boolean;
