@@ -1,7 +1,8 @@
 /**
  * The base of the harness's own errors. Each class keeps its `name` (what the CLI, logs and clients see:
  * never changed) and gives a stable `code` to branch on instead of the message: the failure type
- * (failures.ts) where the error becomes one, else its name without `Error`. Messages say what to do next.
+ * (failures.ts) where the error becomes one, else its name without `Error` (HttpError's is its body's
+ * `error` kind). Messages say what to do next.
  *
  * `isInstance` is `instanceof` that also holds for an error made by another copy of the module (the class
  * is looked up by name on errors marked as ours): `StoreUnavailableError.isInstance(error)`,
