@@ -15,6 +15,11 @@ const sandboxBans = {
     { group: ['node:*'], message: 'Workflow code runs in a deterministic sandbox: do I/O in an activity.' },
     { group: ['openai', 'openai/*', '@temporalio/worker', '@temporalio/client', '@temporalio/activity'], message: 'Not allowed in workflow code.' },
     { group: ['**/activities/*', '**/activities'], allowTypeImports: true, message: 'Import activities as types only (proxyActivities).' },
+    {
+      regex: '(^|/)wire/run-(state|input)\\.ts$|^\\./run-(state|input)\\.ts$',
+      allowTypeImports: true,
+      message: 'It builds zod schemas, and the workflow modules are evaluated again for every run: import its types only (values: default-limits.ts, types.ts).',
+    },
     noTestImports,
   ],
 };

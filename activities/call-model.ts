@@ -9,6 +9,7 @@ import { readableDefinition, type ToolDefinition } from '../src/tools/tool-defin
 import { FailureType } from '../src/wire/failures.ts';
 import { formatCount, MAX_REPLY_CHARS } from '../src/wire/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../src/wire/types.ts';
+import type { TranscriptUpdate } from '../src/wire/transcript-link.ts';
 import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ModelDeltas } from './model-deltas.ts';
@@ -23,7 +24,7 @@ export interface CallModelInput {
   runId: string;
   model: string;
   /** Only what is new since the previous call travels in history: the store holds the rest. */
-  transcript: { prev: string | null; append: ChatMessage[]; head: string };
+  transcript: TranscriptUpdate;
   toolNames: string[];
   stream: boolean;
   /** Also offer the worker's MCP tools, and return their definitions with the reply (`ModelReply.mcpTools`). */
@@ -132,7 +133,7 @@ async function fullTranscript(input: CallModelInput, transcripts: TranscriptChai
       return (await transcripts.load(context.base)).concat(context.messages);
     } catch (missing) {
       if (!(missing instanceof TranscriptMissingError)) throw missing;
-      throw ApplicationFailure.retryable(`${missing.message}: every worker must use the same store (AGENT_STORE_URL).`, 'TranscriptMissing');
+      throw ApplicationFailure.retryable(`${missing.message}: every worker must use the same store (AGENT_STORE_URL).`, missing.code);
     }
   }
 }

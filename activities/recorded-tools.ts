@@ -48,7 +48,7 @@ export function withRecordedTools(runTool: (input: RunToolInput) => Promise<Tool
     const ms = Math.round(performance.now() - started);
     if (!response.ok) {
       const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      throw ApplicationFailure.nonRetryable(`The recorded result of ${input.toolName} ${input.runKey ?? input.callKey} could not be read: ${body?.error?.message ?? `HTTP ${response.status}`}`, 'RecordingUnreadable');
+      throw ApplicationFailure.nonRetryable(`The recorded result of ${input.toolName} ${input.runKey ?? input.callKey} could not be read: ${body?.error?.message ?? `HTTP ${response.status}`}`, FailureType.recordingUnreadable);
     }
     const answer = (await response.json()) as ToolResultAnswer;
     if (!answer.found) {

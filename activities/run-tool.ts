@@ -57,7 +57,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
   return async function runTool(input: RunToolInput): Promise<ToolOutcome> {
     const ctx = Context.current();
     const runKey = input.runKey ?? input.callKey;
-    if (runKey === undefined) throw ApplicationFailure.nonRetryable('runTool needs a runKey.', 'InvalidToolInput');
+    if (runKey === undefined) throw ApplicationFailure.nonRetryable('runTool needs a runKey.', FailureType.invalidToolInput);
     const tool = tools.get(input.toolName);
     if (!tool) {
       throw ApplicationFailure.nonRetryable(
@@ -70,7 +70,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
     try {
       checkWorkspace(workspace, workspaceRoots);
     } catch (error) {
-      if (error instanceof WorkspaceRefusedError) throw ApplicationFailure.nonRetryable(error.message, FailureType.workspaceRefused);
+      if (error instanceof WorkspaceRefusedError) throw ApplicationFailure.nonRetryable(error.message, error.code);
       throw error;
     }
     appendFileSync(runLog, JSON.stringify({ at: new Date().toISOString(), runId: input.runId, runKey, toolCallId: input.toolCallId, tool: tool.name, attempt: ctx.info.attempt, pid: process.pid }) + '\n');
@@ -116,7 +116,7 @@ export function createRunTool({ tools, defaultWorkspace, workspaceRoots, keepOut
         await heartbeats?.untilTemporalCancels(`Tool ${tool.name}`);
         throw error instanceof CancelledFailure ? error : new CancelledFailure(`tool ${tool.name} cancelled`);
       }
-      if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, FailureType.toolRetryable);
+      if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, error.code);
       // The store's trouble is the harness's, not the tool's: the run waits for the store, never telling the model.
       if (isStoreError(error)) throw storeFailure(error);
       const message = toolErrorText(error instanceof Error ? error.message : String(error));

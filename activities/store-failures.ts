@@ -6,15 +6,14 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { StoreIntegrityError, StoreUnavailableError } from '../src/store/errors.ts';
-import { FailureType } from '../src/wire/failures.ts';
 
 export function isStoreError(error: unknown): boolean {
   return error instanceof StoreUnavailableError || error instanceof StoreIntegrityError;
 }
 
 export function storeFailure(error: unknown): unknown {
-  if (error instanceof StoreUnavailableError) return ApplicationFailure.nonRetryable(error.message, FailureType.storeUnavailable);
-  if (error instanceof StoreIntegrityError) return ApplicationFailure.nonRetryable(`store integrity: ${error.message}`, FailureType.storeIntegrity);
+  if (error instanceof StoreUnavailableError) return ApplicationFailure.nonRetryable(error.message, error.code);
+  if (error instanceof StoreIntegrityError) return ApplicationFailure.nonRetryable(`store integrity: ${error.message}`, error.code);
   return error;
 }
 

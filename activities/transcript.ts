@@ -7,9 +7,12 @@
  */
 import type { AgentStore } from '../src/store/store.ts';
 import type { ChatMessage } from '../src/wire/types.ts';
+import { AgentError } from '../src/wire/agent-error.ts';
+import { FailureType } from '../src/wire/failures.ts';
 
-export class TranscriptMissingError extends Error {
+export class TranscriptMissingError extends AgentError {
   override readonly name = 'TranscriptMissingError';
+  readonly code = FailureType.transcriptMissing;
 }
 
 export class TranscriptChain {

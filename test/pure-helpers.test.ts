@@ -1,5 +1,6 @@
-/** The workflow's pure helpers: limit checks, tool-call parsing, tool retries. */
+/** The pure helpers: limit checks, tool-call parsing, tool retries, run ids, the SHA-256 the workflow and the store share. */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -11,6 +12,9 @@ import { checkLimits } from '../workflows/limits.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { parseToolCall } from '../workflows/tool-calls.ts';
 import { researchCallKeys, researchChildRunId, runAndAncestors } from '../src/wire/run-ids.ts';
+import { sha256Hex } from '../src/wire/sha256.ts';
+import { linkBody, linkHash } from '../src/wire/transcript-link.ts';
+import { checkedLinkBody } from '../src/store/content-address.ts';
 
 test('limits are checked in the order wall time, turns, cost', () => {
   const limits = { ...DEFAULT_LIMITS, maxTurns: 3, maxBudgetUsd: 0.01, maxWallMs: 1000 };
@@ -72,4 +76,11 @@ test("a research child's run id names its parent, so a parent's cancel announcem
   assert.deepEqual(runAndAncestors('run-2'), ['run-2']);
   assert.deepEqual(researchCallKeys(researchChildRunId(child, 't1.1')), ['t2.1', 't1.1'], 'a recording finds its nested children by these keys');
   assert.deepEqual(researchCallKeys('run-2'), []);
+});
+
+test("the workflow's portable SHA-256 is Node's: a link the workflow names is one the store accepts", () => {
+  const texts = ['', 'abc', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'x'.repeat(1000), 'café ✓ 𝄞 "quoted"\n'];
+  for (const text of texts) assert.equal(sha256Hex(text), createHash('sha256').update(text).digest('hex'), JSON.stringify(text.slice(0, 20)));
+  const link = { prev: null, messages: [{ role: 'user' as const, content: 'résumé 𝄞' }] };
+  assert.equal(checkedLinkBody(linkHash(link), link), linkBody(link));
 });

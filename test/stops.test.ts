@@ -1,4 +1,4 @@
-/** Every stop condition of SPEC §4 / seed 003, questions for the user, and the output contract. */
+/** Every stop condition (workflows/stop.ts), questions for the user, and the output contract. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AnswerRefusedError } from '../src/client/client.ts';

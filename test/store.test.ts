@@ -12,13 +12,17 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { linkHash, outputRef } from '../src/store/content-address.ts';
+import { outputRef } from '../src/store/content-address.ts';
+import { linkHash, type TranscriptLink } from '../src/wire/transcript-link.ts';
 import { StoreIntegrityError, StoreUnavailableError } from '../src/store/errors.ts';
 import { openStore, storeTarget } from '../src/store/open-store.ts';
 import { PostgresStore } from '../src/store/postgres-store.ts';
 import { nodeSqlite } from '../src/store/sqlite-module.ts';
 import { SqliteStore } from '../src/store/sqlite-store.ts';
-import type { AgentStore, StoredEvent, TranscriptLink } from '../src/store/store.ts';
+import { loadMigrations } from '../src/store/migration-files.ts';
+import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres-migrations.ts';
+import { SQLITE_MIGRATIONS_DIR } from '../src/store/sqlite-schema.ts';
+import type { AgentStore, StoredEvent } from '../src/store/store.ts';
 import type { TraceTask } from '../src/store/trace-tasks.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
 import { eventually } from './helpers/eventually.ts';
@@ -552,6 +556,42 @@ describe('PostgreSQL store: migrations and outages', { skip: pgSkip }, () => {
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
+  });
+
+  test('the SQLite and PostgreSQL migrations have the same versions and end with the same tables and columns', async () => {
+    const versions = (dir: string) => loadMigrations(dir).map((m) => m.version);
+    assert.deepEqual(versions(SQLITE_MIGRATIONS_DIR), versions(POSTGRES_MIGRATIONS_DIR));
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-store-schema-'));
+    const sqliteColumns: string[] = [];
+    try {
+      const file = path.join(dir, 'schema.sqlite');
+      await new SqliteStore(file).close();
+      const db = new (nodeSqlite().DatabaseSync)(file);
+      try {
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+        for (const { name } of tables) {
+          for (const column of db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]) sqliteColumns.push(`${name}.${column.name}`);
+        }
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    const pgServer = await serverReady();
+    await pgServer.createDatabase('store_schema');
+    await (await PostgresStore.open(pgServer.url('store_schema'))).close();
+    const client = new pg.Client({ connectionString: pgServer.url('store_schema') });
+    await client.connect();
+    const { rows } = await client.query<{ column: string }>(
+      "SELECT table_name || '.' || column_name AS column FROM information_schema.columns WHERE table_schema = 'public'",
+    );
+    await client.end();
+    // PostgreSQL's own: its migration record, and each run's last event id (SQLite, one writer at a time, takes MAX(id) + 1).
+    const pgColumns = rows.map((r) => r.column).filter((c) => !/^(agent_store_migrations|run_event_heads)\./.test(c));
+    assert.deepEqual(pgColumns.sort(), sqliteColumns.sort());
   });
 
   test('a missing database is StoreUnavailableError saying what to check', async () => {

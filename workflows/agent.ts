@@ -28,6 +28,7 @@ import { throughStoreOutages } from './store-outage.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
 import type { RunResult } from '../src/wire/types.ts';
 import type { CarriedState } from './carried-state.ts';
+import { FailureType } from '../src/wire/failures.ts';
 
 export { DEFAULT_SYSTEM_PROMPT, RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
 
@@ -154,7 +155,7 @@ function offeredTools(names: readonly string[] | undefined, changes: Changes): M
     else if (!isMcpToolName(name) && !changes.has('worker-tools')) {
       throw wf.ApplicationFailure.nonRetryable(
         `Unknown tool "${name}" in the run input. Known tools: ${[...contractsByName.keys()].join(', ')}.`,
-        'InvalidRunInput',
+        FailureType.invalidRunInput,
       );
     }
   }

@@ -6,7 +6,7 @@ import type { RunLimits } from '../src/wire/run-input.ts';
 export type LimitStop = Stop & { status: RunStatus };
 
 /**
- * The checks made at the top of every iteration, before asking the model anything, in the SPEC's
+ * The checks made at the top of every iteration, before asking the model anything, in this
  * order: wall time, turns, cost. (Cancellation comes first and arrives through Temporal.)
  */
 export function checkLimits(

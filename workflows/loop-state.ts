@@ -2,13 +2,12 @@
  * Everything the loop changes as it goes, owned in one place: the run state the `state` query shows, the
  * conversation and its store head, what deduplication, the policy and the progress guard remember, and
  * the trace's sequence. The loop's files say what happened through its methods (`toolStarted`,
- * `awaitingApproval`, `childFinished`, …); each updates the state, refreshes what the server shows of it
+ * `awaiting`, `childFinished`, …); each updates the state, refreshes what the server shows of it
  * (`touch`) and writes the trace line, in one place. It crosses continue-as-new as a versioned `CarriedState`.
  */
 import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
-import { canonicalJson } from '../src/wire/canonical-json.ts';
 import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf } from '../src/claims/claim-specs.ts';
 import { LiveState } from './live-state.ts';
@@ -19,7 +18,7 @@ import { costOf, type Price } from '../src/wire/pricing.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './prompts.ts';
 import { redactJsonText } from '../src/wire/redact.ts';
 import { toRunResult } from '../src/wire/run-result.ts';
-import { sha256Hex } from '../src/wire/sha256.ts';
+import { linkHash, type TranscriptUpdate } from '../src/wire/transcript-link.ts';
 import { applyToReceipt, receiptToolsOf, type ReceiptTools } from '../src/claims/receipt.ts';
 import { STOP_STATUS, type Stop } from './stop.ts';
 import { RunSpans } from './telemetry.ts';
@@ -28,6 +27,7 @@ import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummar
 import type { agentWorkflow } from './agent.ts';
 import type { CarriedState, ProgressGuardState } from './carried-state.ts';
 import type { ResolvedRunInput } from '../src/wire/run-input.ts';
+import { FailureType } from '../src/wire/failures.ts';
 
 const { trace } = wf.proxySinks<TraceSinks>();
 
@@ -41,13 +41,6 @@ const BUILTIN_RECEIPT_TOOLS = receiptToolsOf(toolContracts, CLAIM_SPECS);
 
 /** Read-only results carried into a new execution stay under this many characters in all. */
 const CARRIED_RESULTS_MAX_CHARS = 256 * 1024;
-
-/** The messages one model call adds to the transcript store, linked to what was sent before. */
-export interface TranscriptLink {
-  prev: string | null;
-  append: ChatMessage[];
-  head: string;
-}
 
 export class LoopState {
   readonly runId: string = wf.workflowInfo().workflowId;
@@ -153,7 +146,7 @@ export class LoopState {
       throw wf.ApplicationFailure.nonRetryable(
         `The run carried state of version ${String(version)} into this execution; this worker reads versions ${READABLE_VERSIONS.join(', ')}. ` +
           'Run a worker built from the code that wrote it (or a newer one).',
-        'UnknownCarriedStateVersion',
+        FailureType.unknownCarriedStateVersion,
       );
     }
     return new LoopState(carried, changes);
@@ -372,13 +365,13 @@ export class LoopState {
   // ---- the conversation ----
 
   /** The link the next model call sends: the messages since the last call, after the store head. */
-  nextLink(): TranscriptLink {
+  nextLink(): TranscriptUpdate {
     const append = this.unsent;
-    return { prev: this.head, append, head: sha256Hex(canonicalJson({ prev: this.head, messages: append })) };
+    return { prev: this.head, append, head: linkHash({ prev: this.head, messages: append }) };
   }
 
   /** The model has been sent `link`: what is recorded from now on goes with the next call. */
-  sent(link: TranscriptLink): void {
+  sent(link: TranscriptUpdate): void {
     this.head = link.head;
     this.unsent = [];
   }

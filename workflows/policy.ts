@@ -2,7 +2,7 @@
  * The risk policy, decided outside the model: the model cannot change a tool's risk, and nothing it
  * says changes what this returns.
  */
-import type { Risk } from '../src/tools/define-tool.ts';
+import type { Risk } from '../src/wire/types.ts';
 import type { RunPolicy } from '../src/wire/run-input.ts';
 
 export type PolicyDecision =

@@ -1,6 +1,8 @@
 /**
  * Notices a model that is not making progress: the same call (tool + arguments) over and over, or turns
- * whose tool results were all seen before. Warns once, then says stop. Pure: state in, verdict out.
+ * whose tool results were all seen before. Warns once, then says stop. Not pure: each check updates the
+ * guard state it is given (the loop's, carried across continue-as-new) and returns a verdict; no I/O, so
+ * it is sandbox-safe and replays the same.
  */
 import type { ProgressGuardState } from './carried-state.ts';
 import { sha256Hex } from '../src/wire/sha256.ts';

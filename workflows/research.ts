@@ -13,7 +13,7 @@ import type { ToolStep } from './tool-step.ts';
 import type { ToolOutcome } from '../src/wire/types.ts';
 import { researchChildRunId } from '../src/wire/run-ids.ts';
 
-/** Research sub-agent limits when the run sets none (SPEC §8). */
+/** Research sub-agent limits when the run sets none. */
 const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };
 
 export async function runResearch({ run, input, limits, offered }: Pick<ToolStep, 'run' | 'input' | 'limits' | 'offered'>, runKey: string, callKey: string, question: string): Promise<ToolOutcome> {

@@ -12,6 +12,7 @@ import * as wf from '@temporalio/workflow';
 import type { AgentDefinition } from '../src/agents/define-agent.ts';
 import type { ResolvedRunInput, RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { mcpTools } from './activity-options.ts';
+import { FailureType } from '../src/wire/failures.ts';
 
 /** Fields of a run's input that the agent decides: a run naming an agent may not set them. */
 const AGENT_FIELDS = ['system', 'tools', 'policy', 'outputSchema', 'modelCall'] as const;
@@ -63,5 +64,5 @@ export function applyAgent(agent: AgentDefinition, input: Omit<RunInput, 'agent'
 }
 
 function refuse(message: string): never {
-  throw wf.ApplicationFailure.nonRetryable(message, 'InvalidRunInput');
+  throw wf.ApplicationFailure.nonRetryable(message, FailureType.invalidRunInput);
 }

@@ -16,6 +16,7 @@ import { contractsByName } from '../src/tools/contracts.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { contractFromDefinition, type ToolDefinition } from '../src/tools/tool-definition.ts';
 import { mcpTools } from './activity-options.ts';
+import { FailureType } from '../src/wire/failures.ts';
 import type { Changes } from './changes.ts';
 
 /**
@@ -38,7 +39,7 @@ export async function offerWorkerTools(offered: Map<string, ToolContract>, names
     throw wf.ApplicationFailure.nonRetryable(
       `Unknown tool${missing.length > 1 ? 's' : ''} ${missing.map((n) => `"${n}"`).join(', ')} in the run input: no worker on this task queue offers ${missing.length > 1 ? 'them' : 'it'}` +
         `${unreadable.length ? ' readably' : ''}. Tools there are: ${known}.${why}`,
-      'InvalidRunInput',
+      FailureType.invalidRunInput,
     );
   }
   return false;

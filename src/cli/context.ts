@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { INSTALLED } from '../paths.ts';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 /** How people invoke this CLI: in this repository an npm script (it runs on the project's pinned Node 22); installed, the package's bin. */
 export const AGENT = INSTALLED ? 'npx durable-agent-harness' : 'npm run agent --';
@@ -49,8 +50,9 @@ export interface Invocation {
 
 export const log = (line: string): void => console.error(line);
 
-export class UsageError extends Error {
+export class UsageError extends AgentError {
   override readonly name = 'UsageError';
+  readonly code = 'Usage';
 }
 
 /** The run id a command was given, or a usage error that shows how to give it. */

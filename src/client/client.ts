@@ -42,20 +42,24 @@ import { matchesFilter, MEMO_GOAL_CHARS, needsStateQuery, runListQuery, toRunSum
 import { checkWorkspace, workspaceRoots } from '../tools/workspace-roots.ts';
 import type { AgentStore } from '../store/store.ts';
 import type { CancelRequestedEvent } from '../wire/stop-announcement.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 /** No run has this id (on this client's namespace). */
-export class RunNotFoundError extends Error {
+export class RunNotFoundError extends AgentError {
   override readonly name = 'RunNotFoundError';
+  readonly code = 'RunNotFound';
 }
 
 /** The run refused a decision (unknown or decided call, stale argsHash); the run is untouched. */
-export class ApprovalRefusedError extends Error {
+export class ApprovalRefusedError extends AgentError {
   override readonly name = 'ApprovalRefusedError';
+  readonly code = 'ApprovalRefused';
 }
 
 /** The run refused an answer (it is not waiting for input, or the call id is not the pending one). */
-export class AnswerRefusedError extends Error {
+export class AnswerRefusedError extends AgentError {
   override readonly name = 'AnswerRefusedError';
+  readonly code = 'AnswerRefused';
 }
 
 /** `wait: false` sends the decision as a signal: no answer, and an invalid one is only recorded in the trace. */
@@ -328,7 +332,7 @@ export class AgentClient {
     try {
       return await handle.describe();
     } catch (error) {
-      if ((error as Error).name === 'WorkflowNotFoundError') throw new RunNotFoundError(`No run with id "${handle.workflowId}".`);
+      if ((error as Error).name === 'WorkflowNotFoundError') throw new RunNotFoundError(`No run with id "${handle.workflowId}". List the runs with GET /runs or \`npm run agent -- list\`.`);
       throw error;
     }
   }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { TOOL_NAME } from '../tools/define-tool.ts';
 import { isRecordedModel } from '../wire/replay.ts';
 import { runInputSchema as wireRunInputSchema, type RunInput } from '../wire/run-input.ts';
+import { AgentError } from '../wire/agent-error.ts';
+import { FailureType } from '../wire/failures.ts';
 
 /**
  * The wire schema, with tool names checked for their form: which tools exist is the workers' to say (their
@@ -16,8 +18,9 @@ export const runInputSchema = wireRunInputSchema.extend({
 });
 
 /** The run input was refused before any run started; the message names each field at fault. */
-export class InvalidRunInputError extends Error {
+export class InvalidRunInputError extends AgentError {
   override readonly name = 'InvalidRunInputError';
+  readonly code = FailureType.invalidRunInput;
 }
 
 export function parseRunInput(input: unknown): RunInput {

@@ -11,8 +11,10 @@
 import type { WorkflowExecutionInfo, WorkflowExecutionStatusName } from '@temporalio/client';
 import { AGENT_PENDING_TOOL, AGENT_STATUS } from '../wire/search-attributes.ts';
 import { AGENT_WORKFLOW_TYPE, FINAL_STATE_MEMO, LIVE_STATE_MEMO } from '../wire/messages.ts';
-import { TERMINAL_STATUSES, type LiveRunState, type Pending, type RunState, type RunStatus } from '../wire/types.ts';
+import { TERMINAL_STATUSES, type LiveRunState, type RunState, type RunStatus } from '../wire/types.ts';
 import type { RunLimits } from '../wire/run-input.ts';
+import type { z } from 'zod';
+import type { runSummarySchema } from '../wire/run-state.ts';
 
 /** Which runs `AgentClient.listRuns` returns. */
 export interface RunFilter {
@@ -27,18 +29,7 @@ export interface RunFilter {
 }
 
 /** One run as a listing shows it (from Temporal's visibility, and the run's state when it waits for something). */
-export interface RunSummary {
-  runId: string;
-  status: RunStatus;
-  goal: string | null;
-  model: string | null;
-  startedAt: string;
-  closedAt: string | null;
-  turns: number | null;
-  costUsd: number | null;
-  /** What the run waits for, when it waits (from its state). */
-  pending: Pending | null;
-}
+export type RunSummary = z.infer<typeof runSummarySchema>;
 
 /** What the client records in the memo at start: shown by the Web UI and read back by lists and the run page. */
 export interface RunMemo {

@@ -17,6 +17,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { AgentError } from '../wire/agent-error.ts';
 
 export const ROLES = ['viewer', 'approver', 'operator'] as const;
 export type Role = (typeof ROLES)[number];
@@ -37,8 +38,9 @@ export interface AuthConfig {
   tokens: TokenEntry[];
 }
 
-export class TokenConfigError extends Error {
+export class TokenConfigError extends AgentError {
   override readonly name = 'TokenConfigError';
+  readonly code = 'TokenConfig';
 }
 
 const tokenFileSchema = z.array(

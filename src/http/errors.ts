@@ -8,6 +8,8 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { AnswerRefusedError, ApprovalRefusedError, RunNotFoundError } from '../client/client.ts';
 import { InvalidRunInputError } from '../client/run-input.ts';
 import { WorkspaceRefusedError } from '../tools/workspace-roots.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
+import { AgentError } from '../wire/agent-error.ts';
 import type { z } from 'zod';
 import type { errorSchema } from './schemas.ts';
 
@@ -24,8 +26,8 @@ const STATUS: Record<Kind, number> = {
   internal: 500,
 };
 
-/** An error a route throws on purpose, with its status and body. */
-export class HttpError extends Error {
+/** An error a route throws on purpose, with its status and body; its code is the body's `error` kind. */
+export class HttpError extends AgentError {
   override readonly name = 'HttpError';
   readonly kind: Kind;
   readonly field: string | undefined;
@@ -34,6 +36,10 @@ export class HttpError extends Error {
     super(message);
     this.kind = kind;
     this.field = field;
+  }
+
+  get code(): Kind {
+    return this.kind;
   }
 
   get status(): number {
@@ -89,6 +95,6 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): v
 }
 
 function isUnavailable(error: unknown): boolean {
-  const name = (error as Error)?.name;
-  return name === 'StoreUnavailableError' || (name === 'ServiceError' && /UNAVAILABLE|DEADLINE_EXCEEDED|connect/i.test(String((error as Error).message) + String((error as { cause?: Error }).cause?.message)));
+  if (StoreUnavailableError.isInstance(error)) return true;
+  return (error as Error)?.name === 'ServiceError' && /UNAVAILABLE|DEADLINE_EXCEEDED|connect/i.test(String((error as Error).message) + String((error as { cause?: Error }).cause?.message));
 }

@@ -1,18 +1,20 @@
 /**
  * The HTTP API's requests and responses as zod schemas: Fastify validates requests and serializes
- * responses with them, and /openapi.json is generated from them. The run's state and pending call are
- * described field by field (the compiler checks below fail when src/wire/types.ts gains a field these
- * lack); trace lines, whose kinds grow, pass unknown fields through.
+ * responses with them, and /openapi.json is generated from them. The run's state, its pending call, a
+ * listed run, a decision and the limits are the wire schemas (src/wire/run-state.ts, run-input.ts), named
+ * here for the document; trace lines, whose kinds grow, pass unknown fields through.
  */
 import { z } from 'zod';
-import { RUN_STATUSES, type ApprovalDecision, type PendingApproval, type PendingInput, type RunState } from '../wire/types.ts';
-import type { RunLimits } from '../wire/run-input.ts';
+import { RUN_STATUSES } from '../wire/types.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
-import { RECEIPT_OUTCOMES } from '../wire/receipt.ts';
+import { runLimitsSchema } from '../wire/run-input.ts';
+import { approvalDecisionSchema, pendingSchema, runStateSchema, runSummarySchema as wireRunSummarySchema } from '../wire/run-state.ts';
 import { MAX_ANSWER_CHARS, MAX_REASON_CHARS } from '../wire/payload-bounds.ts';
 import type { RunSummary } from '../client/run-list.ts';
 
-export const runStatusSchema = z.enum(RUN_STATUSES);
+// Components of the OpenAPI document: registered on the wire schemas themselves, so that every use of
+// one (a run's pending call, a listed run's) is a $ref to it.
+pendingSchema.register(z.globalRegistry, { id: 'Pending' });
 
 export const errorSchema = z
   .object({
@@ -26,85 +28,22 @@ export const errorSchema = z
 export const runIdParams = z.object({ id: z.string().min(1).max(1000).describe('The run id (its workflow id).') });
 export const callKeyParams = runIdParams.extend({ callKey: z.string().min(1).max(200).describe('The harness call key from `pending.callKey`.') });
 
-const pendingApprovalSchema = z
-  .object({
-    kind: z.literal('approval'),
-    callKey: z.string(),
-    toolCallId: z.string(),
-    toolName: z.string(),
-    args: z.record(z.string(), z.unknown()).describe('The validated arguments, redacted.'),
-    argsHash: z.string().describe('SHA-256 of the canonical JSON of the exact arguments: an approval quotes it.'),
-    risk: z.enum(['low', 'medium', 'high', 'extreme']),
-    why: z.string(),
-    requestedAt: z.string(),
-  });
-const pendingInputSchema = z.object({ kind: z.literal('input'), callKey: z.string(), toolCallId: z.string(), question: z.string(), requestedAt: z.string() });
-export const pendingSchema = z.discriminatedUnion('kind', [pendingApprovalSchema, pendingInputSchema]).meta({ id: 'Pending' });
-
-export const runLimitsSchema = z
-  .object({
-    maxTurns: z.number(),
-    maxBudgetUsd: z.number(),
-    maxWallMs: z.number().optional(),
-    maxToolCalls: z.number().optional(),
-    maxRepeatedCalls: z.number(),
-    maxStaleTurns: z.number(),
-    maxPolicyDenials: z.number(),
-    maxStoreOutageMs: z.number().optional().describe('Absent for runs started before it existed (they wait 30 minutes).'),
-  });
-
-export const runStateSchema = z
-  .object({
-    runId: z.string(),
-    goal: z.string(),
-    model: z.string(),
-    status: runStatusSchema,
-    reason: z.string().nullable(),
-    interruption: z
-      .object({ type: z.string(), reason: z.string().optional(), detail: z.string().optional(), denials: z.number().optional() })
-      .nullable()
-      .describe('Why the run stopped early: cancelled (reason), max_turns, max_budget, max_time, max_tool_calls, no_progress (detail), policy (denials).'),
-    turns: z.number(),
-    toolCalls: z.number(),
-    toolRuns: z.number(),
-    usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
-    perTurnPromptTokens: z.array(z.number()),
-    costUsd: z.number(),
-    totalCostUsd: z.number(),
-    totalTurns: z.number(),
-    children: z.array(z.object({ runId: z.string(), callKey: z.string(), question: z.string(), status: runStatusSchema, turns: z.number(), costUsd: z.number() })),
-    pending: pendingSchema.nullable(),
-    progress: z.string().nullable(),
-    output: z.string().nullable(),
-    error: z.string().nullable(),
-    receipt: z
-      .array(z.object({ callKey: z.string(), tool: z.string(), args: z.record(z.string(), z.string()), outcome: z.enum(RECEIPT_OUTCOMES), detail: z.string().optional() }))
-      .optional()
-      .describe('What really happened to every side-effect call (from the trajectory, not the model\'s prose); absent for runs that predate receipts.'),
-    warnings: z
-      .array(z.object({ tool: z.string(), object: z.string().optional(), clause: z.string(), verb: z.string(), receipt: z.string(), message: z.string() }))
-      .optional()
-      .describe('Claims in the final answer that the receipt contradicts.'),
-    startedAt: z.string(),
-    updatedAt: z.string(),
-  });
+/**
+ * What runs recorded by older code may lack, so that their responses still validate: receipts and claim
+ * warnings (before receipts existed), `maxStoreOutageMs` (before it existed: such runs wait 30 minutes).
+ */
+const olderRunState = runStateSchema.extend({
+  receipt: runStateSchema.shape.receipt.optional().describe("What really happened to every side-effect call (from the trajectory, not the model's prose); absent for runs that predate receipts."),
+  warnings: runStateSchema.shape.warnings.optional(),
+});
+const olderRunLimits = runLimitsSchema.extend({
+  maxStoreOutageMs: runLimitsSchema.shape.maxStoreOutageMs.optional().describe('Absent for runs started before it existed (they wait 30 minutes).'),
+});
 
 /** `GET /runs/:id`: the state, with the limits the run was started with (null for runs started without the memo). */
-export const runDetailSchema = runStateSchema.extend({ limits: runLimitsSchema.nullable() }).meta({ id: 'RunState' });
+export const runDetailSchema = olderRunState.extend({ limits: olderRunLimits.nullable() }).meta({ id: 'RunState' });
 
-export const runSummarySchema = z
-  .object({
-    runId: z.string(),
-    status: runStatusSchema,
-    goal: z.string().nullable(),
-    model: z.string().nullable(),
-    startedAt: z.string(),
-    closedAt: z.string().nullable(),
-    turns: z.number().nullable(),
-    costUsd: z.number().nullable(),
-    pending: pendingSchema.nullable(),
-  })
-  .meta({ id: 'RunSummary' });
+export const runSummarySchema = wireRunSummarySchema.meta({ id: 'RunSummary' });
 
 export const listRunsQuery = z
   .object({
@@ -162,12 +101,7 @@ export const decisionBody = z
     message: 'argsHash is required to approve: quote the hash of the arguments you were shown (pending.argsHash)',
   });
 
-export const decisionResponse = z
-  .discriminatedUnion('decision', [
-    z.object({ decision: z.literal('approved'), callKey: z.string(), by: z.string().optional() }),
-    z.object({ decision: z.literal('rejected'), callKey: z.string(), reason: z.string().optional(), by: z.string().optional() }),
-  ])
-  .meta({ id: 'ApprovalDecision' });
+export const decisionResponse = approvalDecisionSchema.meta({ id: 'ApprovalDecision' });
 
 export const answerBody = z
   .object({
@@ -201,16 +135,8 @@ export const eventsTicketResponse = z.object({
   expiresAt: z.string().describe('ISO time after which the ticket opens no stream (a stream opened before stays open).'),
 });
 
-// The schemas must admit what the run's own types hold, and name every field they have (checked by the
-// compiler, not at run time): a field added to RunState must be added here, or responses would drop it.
+// Trace lines are described loosely (their kinds grow): the schema must still admit every line (checked
+// by the compiler, not at run time).
 type Known<T> = T extends readonly (infer E)[] ? Known<E>[] : T extends object ? { [K in keyof T as string extends K ? never : K]: Known<T[K]> } : T;
 type Admits<Schema extends z.ZodType, T extends Known<z.input<Schema>>> = T;
-type Names<Schema extends z.ZodType, T, Missing extends Exclude<keyof T, keyof z.output<Schema>> = Exclude<keyof T, keyof z.output<Schema>>> = [Missing] extends [never] ? T : { missing: Missing };
-export type _StateFits = Admits<typeof runStateSchema, Names<typeof runStateSchema, RunState>>;
-export type _ApprovalFits = Admits<typeof pendingApprovalSchema, Names<typeof pendingApprovalSchema, PendingApproval>>;
-export type _InputFits = Admits<typeof pendingInputSchema, Names<typeof pendingInputSchema, PendingInput>>;
-export type _SummaryFits = Admits<typeof runSummarySchema, Names<typeof runSummarySchema, RunSummary>>;
-export type _LimitsFit = Admits<typeof runLimitsSchema, Names<typeof runLimitsSchema, RunLimits>>;
-export type _DecisionFits = Admits<typeof decisionResponse, ApprovalDecision>;
 export type _TraceFits = Admits<typeof traceLineSchema, TraceLine>;
-

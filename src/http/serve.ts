@@ -8,6 +8,7 @@ import { AesGcmPayloadCodec } from '../client/payload-codec.ts';
 import type { AgentStore } from '../store/store.ts';
 import { buildHttpApp, type HttpApp } from './app.ts';
 import { authConfigFromEnv, Authenticator } from './auth.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 /** The port `serveHttp` listens on unless told otherwise (or `AGENT_HTTP_PORT`). */
 export const DEFAULT_HTTP_PORT = 8787;
@@ -35,8 +36,9 @@ export interface HttpServer {
 }
 
 /** No token is configured and the host asked for is not loopback: the server refuses to listen there. */
-export class UnsafeListenError extends Error {
+export class UnsafeListenError extends AgentError {
   override readonly name = 'UnsafeListenError';
+  readonly code = 'UnsafeListen';
 }
 
 /** Starts the HTTP API, live event streams and the approvals inbox (tokens from `AGENT_HTTP_TOKENS`; loopback only without). */

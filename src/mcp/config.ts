@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { RISKS } from '../tools/define-tool.ts';
+import { RISKS } from '../wire/types.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../wire/payload-bounds.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 const toolSettingsSchema = z
   .object({
@@ -61,8 +62,9 @@ export type McpConfigInput = z.input<typeof mcpConfigSchema>;
 export type McpServerConfig = z.output<typeof serverSchema> & { name: string };
 export type McpToolSettings = Required<Omit<z.output<typeof toolSettingsSchema>, 'redact'>> & { redact: string[] };
 
-export class McpConfigError extends Error {
+export class McpConfigError extends AgentError {
   override readonly name = 'McpConfigError';
+  readonly code = 'McpConfig';
 }
 
 /** The servers of a configuration (an object, or the file that holds it); relative paths are the file's. */

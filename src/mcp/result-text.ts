@@ -1,9 +1,11 @@
 /** What the model reads of an MCP tool result: its text, with other content named, not inlined. */
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { AgentError } from '../wire/agent-error.ts';
 
 /** An MCP tool answered with `isError: true`: the model reads its text as `Error: …`. */
-export class McpToolError extends Error {
+export class McpToolError extends AgentError {
   override readonly name = 'McpToolError';
+  readonly code = 'McpTool';
 }
 
 /** The result as text; throws McpToolError when the server says the call failed. */

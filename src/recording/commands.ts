@@ -18,9 +18,11 @@ import { recordRun } from './record.ts';
 import { replayRecording } from './replay.ts';
 import { renderReplayReport, type ReplayReport } from './report.ts';
 import { loadRecording } from './schema.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
-export class RecordingUsageError extends Error {
+export class RecordingUsageError extends AgentError {
   override readonly name = 'RecordingUsageError';
+  readonly code = 'RecordingUsage';
 }
 
 export interface RecordArgs {

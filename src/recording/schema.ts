@@ -9,6 +9,7 @@ import { RUN_STATUSES, type ChatMessage, type RunResult, type ToolCall, type Usa
 import type { RunInput } from '../wire/run-input.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import { runInputSchema } from '../client/run-input.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 export const RECORDING_FORMAT = 'agent-run-recording';
 export const RECORDING_VERSION = 1;
@@ -163,8 +164,9 @@ export const recordingSchema: z.ZodType<Recording> = z.lazy(() =>
     .strict(),
 );
 
-export class RecordingError extends Error {
+export class RecordingError extends AgentError {
   override readonly name = 'RecordingError';
+  readonly code = 'Recording';
 }
 
 /** Parses a recording's JSON text (never evaluates it); `source` names it in errors. */
@@ -177,7 +179,7 @@ export function parseRecording(text: string, source: string): Recording {
   }
   const version = (raw as { version?: unknown } | null)?.version;
   if ((raw as { format?: unknown } | null)?.format === RECORDING_FORMAT && version !== RECORDING_VERSION) {
-    throw new RecordingError(`${source} is a recording of version ${String(version)}; this code reads version ${RECORDING_VERSION}.`);
+    throw new RecordingError(`${source} is a recording of version ${String(version)}; this code reads version ${RECORDING_VERSION}: replay it with the version that recorded it, or record the run again.`);
   }
   const parsed = recordingSchema.safeParse(raw);
   if (!parsed.success) throw new RecordingError(`${source} is not a run recording: ${z.prettifyError(parsed.error)}`);

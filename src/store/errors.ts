@@ -5,9 +5,12 @@
  * - StoreIntegrityError: stored content does not match its content address (a tampered or corrupted
  *   transcript link or output). Not transient: a run must fail with it, never go on with a different context.
  */
+import { AgentError } from '../wire/agent-error.ts';
+import { FailureType } from '../wire/failures.ts';
 
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends AgentError {
   override readonly name = 'StoreUnavailableError';
+  readonly code = FailureType.storeUnavailable;
 
   /**
    * @param what the store, e.g. `PostgreSQL at 127.0.0.1:5432/agent` (never a password)
@@ -19,8 +22,9 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-export class StoreIntegrityError extends Error {
+export class StoreIntegrityError extends AgentError {
   override readonly name = 'StoreIntegrityError';
+  readonly code = FailureType.storeIntegrity;
   /** The content address that was asked for. */
   readonly ref: string;
   /** The hash of the content actually found (or computed), when there is one. */

@@ -1,46 +1,21 @@
 /**
- * PostgreSQL schema migrations: plain SQL files `migrations/postgres/NNN_name.sql`, applied in version
- * order, each once, recorded in `agent_store_migrations` with a checksum. All of it runs in one
- * transaction holding an advisory lock, so workers starting together do not race: the first applies,
- * the others wait and then find nothing left to do. A shipped file must never change (its checksum is
- * checked); a change is a new file.
+ * PostgreSQL schema migrations: plain SQL files `migrations/postgres/NNN_name.sql` (migration-files.ts),
+ * applied in version order, each once, recorded in `agent_store_migrations` with a checksum. All of it
+ * runs in one transaction holding an advisory lock, so workers starting together do not race: the first
+ * applies, the others wait and then find nothing left to do. A shipped file must never change (its
+ * checksum is checked); a change is a new file.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ClientBase } from 'pg';
+import { loadMigrations, MIGRATIONS_DIR, type Migration } from './migration-files.ts';
 
-export const POSTGRES_MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'postgres');
-
-export interface PostgresMigration {
-  version: number;
-  file: string;
-  sql: string;
-  checksum: string;
-}
-
-export function loadPostgresMigrations(dir = POSTGRES_MIGRATIONS_DIR): PostgresMigration[] {
-  const migrations = readdirSync(dir)
-    .filter((file) => file.endsWith('.sql'))
-    .map((file) => {
-      const match = /^(\d+)_[\w-]+\.sql$/.exec(file);
-      if (!match) throw new Error(`migration file ${file} in ${dir} is not named NNN_name.sql`);
-      const sql = readFileSync(path.join(dir, file), 'utf8');
-      return { version: Number(match[1]), file, sql, checksum: createHash('sha256').update(sql).digest('hex') };
-    })
-    .sort((a, b) => a.version - b.version);
-  migrations.forEach((m, i) => {
-    if (i > 0 && migrations[i - 1]!.version === m.version) throw new Error(`two migrations have version ${m.version}: ${migrations[i - 1]!.file} and ${m.file}`);
-  });
-  return migrations;
-}
+export const POSTGRES_MIGRATIONS_DIR = path.join(MIGRATIONS_DIR, 'postgres');
 
 /** Lock key shared by every migrating process (advisory locks are per database). */
 const LOCK_KEY = 'agent-store migrations';
 
 /** Applies the missing migrations on `client` (not in a transaction); returns the versions applied now. */
-export async function migratePostgres(client: ClientBase, migrations = loadPostgresMigrations()): Promise<number[]> {
+export async function migratePostgres(client: ClientBase, migrations: readonly Migration[] = loadMigrations(POSTGRES_MIGRATIONS_DIR)): Promise<number[]> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [LOCK_KEY]);

@@ -24,9 +24,9 @@ import type {
   StoredEvent,
   SubscribeOptions,
   TraceWrite,
-  TranscriptLink,
   Unsubscribe,
 } from './store.ts';
+import type { TranscriptLink } from '../wire/transcript-link.ts';
 import { checkAfterId, checkRunTrace, eventJson } from './validate.ts';
 import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
 

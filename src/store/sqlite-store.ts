@@ -17,7 +17,7 @@ import type { TraceLine } from '../wire/trace-events.ts';
 import { checkedLinkBody, isOutputRef, outputRef, verifiedLink, verifiedOutput } from './content-address.ts';
 import { StoreUnavailableError } from './errors.ts';
 import { EventFanout } from './event-fanout.ts';
-import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
+import { sqliteMigrations } from './sqlite-schema.ts';
 import { nodeSqlite } from './sqlite-module.ts';
 import type {
   AgentStore,
@@ -27,9 +27,9 @@ import type {
   StoredEvent,
   SubscribeOptions,
   TraceWrite,
-  TranscriptLink,
   Unsubscribe,
 } from './store.ts';
+import type { TranscriptLink } from '../wire/transcript-link.ts';
 import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
 import { checkAfterId, checkRunTrace, eventJson } from './validate.ts';
 import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
@@ -330,13 +330,14 @@ export class SqliteStore implements AgentStore {
 
   /** Applies the schema versions above `PRAGMA user_version`, in one transaction that holds the write lock. */
   private migrate(): void {
-    const latest = SQLITE_MIGRATIONS.at(-1)!.version;
+    const migrations = sqliteMigrations();
+    const latest = migrations.at(-1)!.version;
     const current = () => Number((this.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
     if (current() >= latest) return;
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const from = current(); // another process may have migrated while we waited for the lock
-      for (const migration of SQLITE_MIGRATIONS) {
+      for (const migration of migrations) {
         if (migration.version <= from) continue;
         this.db.exec(migration.sql);
         this.db.exec(`PRAGMA user_version = ${migration.version}`);

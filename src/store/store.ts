@@ -1,5 +1,5 @@
 /**
- * The one store for everything the harness keeps outside Temporal history (SPEC §14): transcript
+ * The one store for everything the harness keeps outside Temporal history (README, "The store"): transcript
  * links, side-effect ledger entries, trace lines, large tool outputs and run event streams. Every
  * worker host reaches the same store, so a run can move between hosts. Two implementations behind this
  * interface, chosen by `AGENT_STORE_URL` (see open-store.ts): an embedded SQLite file (sqlite-store.ts)
@@ -9,7 +9,7 @@
  * later); reads of content-addressed data reject with StoreIntegrityError when the stored bytes do not
  * hash to their name. Both are in errors.ts.
  */
-import type { ChatMessage } from '../wire/types.ts';
+import type { TranscriptLink } from '../wire/transcript-link.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import type { TraceTask } from './trace-tasks.ts';
 
@@ -19,15 +19,9 @@ export interface TraceWrite {
   task?: TraceTask;
 }
 
-/** One link of a run's transcript chain: the messages new since `prev` (null for the first link). */
-export interface TranscriptLink {
-  prev: string | null;
-  messages: ChatMessage[];
-}
-
 /** A side-effect ledger entry, unique by idempotency key. */
 export interface EffectEntry {
-  /** The idempotency key (`<workflowId>:<tool_call_id>`). */
+  /** The idempotency key, `<runId>:<runKey>`: the run (its workflow id) and the tool run's key within it (see ToolContext). */
   key: string;
   tool: string;
   /** `started` is written before the effect, `done` after it, with the outcome reported. */
@@ -88,9 +82,9 @@ export interface AgentStore {
 
   // ── Transcript links: content-addressed, immutable ────────────────────────────────────────────────
   /**
-   * Stores `link` under `hash`, which must be `linkHash(link)` (link-hash.ts; the same SHA-256 of the
-   * canonical JSON of `{prev, messages}` the transcript store uses): a mismatch rejects with
-   * StoreIntegrityError and stores nothing. Putting an existing hash is a no-op.
+   * Stores `link` under `hash`, which must be `linkHash(link)` (src/wire/transcript-link.ts: the name the
+   * workflow gives the link): a mismatch rejects with StoreIntegrityError and stores nothing. Putting an
+   * existing hash is a no-op.
    */
   putLink(hash: string, link: TranscriptLink): Promise<void>;
   /**
@@ -130,7 +124,7 @@ export interface AgentStore {
   readTrace(runId: string): Promise<TraceLine[]>;
 
   // ── Large tool outputs: content-addressed ─────────────────────────────────────────────────────────
-  /** Stores `text` and returns its reference, `output:<hex>`, the SHA-256 of its UTF-8 bytes (as src/kept-outputs.ts names them); the same text twice is one row. */
+  /** Stores `text` and returns its reference, `output:<hex>`, the SHA-256 of its UTF-8 bytes (`outputRef` of content-address.ts); the same text twice is one row. */
   putOutput(text: string): Promise<string>;
   /** The text stored under `ref`, or undefined; StoreIntegrityError if it does not hash to `ref`. */
   getOutput(ref: string): Promise<string | undefined>;

@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CACHE_DIR } from '../paths.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 export interface PostgresServer {
   host: string;
@@ -34,15 +35,16 @@ export interface PostgresServer {
 const HOST = '127.0.0.1';
 const SUPERUSER = 'postgres';
 
-export class PostgresUnavailableError extends Error {
+export class PostgresUnavailableError extends AgentError {
   override readonly name = 'PostgresUnavailableError';
+  readonly code = 'PostgresUnavailable';
 }
 
 /** The newest /usr/lib/postgresql/<version>/bin with initdb, postgres and psql (`PG_BIN` overrides). */
 export function findPostgresBinDir(): string {
   const fromEnv = process.env.PG_BIN;
   if (fromEnv) {
-    if (!hasBinaries(fromEnv)) throw new PostgresUnavailableError(`PG_BIN=${fromEnv} has no initdb/postgres/psql.`);
+    if (!hasBinaries(fromEnv)) throw new PostgresUnavailableError(`PG_BIN=${fromEnv} has no initdb/postgres/psql: point it at a PostgreSQL bin directory, or unset it to use the newest under /usr/lib/postgresql.`);
     return fromEnv;
   }
   const root = '/usr/lib/postgresql';

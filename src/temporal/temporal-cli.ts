@@ -8,14 +8,16 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { CACHE_DIR } from '../paths.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
 /** Later CLI versions carry a `replace` directive that `go install` refuses. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const CACHED_CLI = path.join(CACHE_DIR, 'bin', 'temporal');
 
-export class TemporalCliUnavailableError extends Error {
+export class TemporalCliUnavailableError extends AgentError {
   override readonly name = 'TemporalCliUnavailableError';
+  readonly code = 'TemporalCliUnavailable';
 }
 
 type Log = (line: string) => void;
@@ -24,7 +26,7 @@ type Log = (line: string) => void;
 export async function findTemporalCli(log: Log = (l) => console.error(l)): Promise<string | null> {
   const fromEnv = process.env.TEMPORAL_CLI;
   if (fromEnv) {
-    if (!isExecutable(fromEnv)) throw new TemporalCliUnavailableError(`TEMPORAL_CLI=${fromEnv} is not an executable file.`);
+    if (!isExecutable(fromEnv)) throw new TemporalCliUnavailableError(`TEMPORAL_CLI=${fromEnv} is not an executable file: point it at a temporal binary, or unset it to use the one on PATH.`);
     return fromEnv;
   }
   const onPath = which('temporal');
@@ -50,8 +52,9 @@ async function buildWithGo(go: string, log: Log): Promise<void> {
   }
 }
 
-export class GoInstallError extends Error {
+export class GoInstallError extends AgentError {
   override readonly name = 'GoInstallError';
+  readonly code = 'GoInstall';
 }
 
 export interface GoInstallTarget {

@@ -11,6 +11,7 @@ import { Connection } from '@temporalio/client';
 import type * as Testing from '@temporalio/testing';
 import { findTemporalCli, TemporalCliUnavailableError } from './temporal-cli.ts';
 import { devServerSearchAttributeArgs } from '../wire/search-attributes.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 /** A Temporal server to connect to: its address and namespace, and `stop()` for one this process started. */
 export interface TemporalEndpoint {
@@ -194,8 +195,9 @@ export async function isTemporalServing(address: string): Promise<boolean> {
 }
 
 /** Nothing answers at the Temporal address a command was given (TEMPORAL_ADDRESS). */
-export class TemporalUnreachableError extends Error {
+export class TemporalUnreachableError extends AgentError {
   override readonly name = 'TemporalUnreachableError';
+  readonly code = 'TemporalUnreachable';
 }
 
 /**

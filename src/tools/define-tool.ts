@@ -8,16 +8,14 @@
 import { z } from 'zod';
 import type { ClaimSpec } from '../claims/claim-specs.ts';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../wire/payload-bounds.ts';
+import type { Risk } from '../wire/types.ts';
 
-export const RISKS = ['low', 'medium', 'high', 'extreme'] as const;
+export type { Risk };
 
 const stringSchema = z.string();
 
 /** What a tool's name may be (what providers accept): 1-64 letters, digits, `_` or `-`. */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-/** How much harm a tool's call can do: low runs, medium runs within a quota, high waits for a human's approval, extreme is denied unless the run's policy allows it. */
-export type Risk = (typeof RISKS)[number];
 
 /** Activity retry options for one tool (a subset of Temporal's RetryPolicy, JSON-safe). */
 export interface ToolRetry {
@@ -66,7 +64,7 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports a human-readable progress label (rides on activity heartbeats). */
   progress(label: string): void;
-  /** `<workflowId>:<callKey>`: stable across activity retries, worker restarts and continue-as-new. */
+  /** `<runId>:<callKey>`: stable across activity retries, worker restarts and continue-as-new. */
   idempotencyKey: string;
   runId: string;
   /** The harness's key for this call, unique within the run (the provider's id is not: providers reuse ids). */

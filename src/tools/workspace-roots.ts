@@ -6,10 +6,13 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../paths.ts';
+import { AgentError } from '../wire/agent-error.ts';
+import { FailureType } from '../wire/failures.ts';
 
 /** A run named a workspace outside the roots this process allows (`AGENT_WORKSPACE_ROOTS`). */
-export class WorkspaceRefusedError extends Error {
+export class WorkspaceRefusedError extends AgentError {
   override readonly name = 'WorkspaceRefusedError';
+  readonly code = FailureType.workspaceRefused;
 }
 
 /** The configured roots: `AGENT_WORKSPACE_ROOTS` (separated by `:`), else the default workspace. */

@@ -1,9 +1,11 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { AgentError } from '../wire/agent-error.ts';
 
 /** A path the model asked for that would leave the workspace. Told to the model as a tool error. */
-export class WorkspaceEscapeError extends Error {
+export class WorkspaceEscapeError extends AgentError {
   override readonly name = 'WorkspaceEscapeError';
+  readonly code = 'WorkspaceEscape';
 }
 
 /**

@@ -1,4 +1,7 @@
-/** `ApplicationFailure` types raised by activities and understood by the workflow. */
+/**
+ * Every `ApplicationFailure` type the harness raises (activities and the workflow), in one table: the
+ * strings are what Temporal records and clients see, so they never change.
+ */
 export const FailureType = {
   /** The provider refused the request (4xx other than 408/409/429): retrying will not help. */
   modelRequestRejected: 'ModelRequestRejected',
@@ -27,7 +30,20 @@ export const FailureType = {
   runCancelRequested: 'RunCancelRequested',
   /** A model call made as a local activity reached the run's wall-time deadline and stopped (`model-call.ts`). */
   wallTimeUp: 'WallTimeUp',
+  /** The run's input is not valid (the workflow's own check; clients check first: InvalidRunInputError). */
+  invalidRunInput: 'InvalidRunInput',
+  /** Carried state of a version this workflow code does not know: run the workers of the code that wrote it. */
+  unknownCarriedStateVersion: 'UnknownCarriedStateVersion',
+  /** A transcript link the run names is not in this worker's store: retried, in case another worker's store has it. */
+  transcriptMissing: 'TranscriptMissing',
+  /** A replay's recorded tool result could not be read from the scripted model server. */
+  recordingUnreadable: 'RecordingUnreadable',
+  /** A tool activity's input lacks what every caller sends (its runKey). */
+  invalidToolInput: 'InvalidToolInput',
 } as const;
+
+/** Every `ApplicationFailure` type the harness raises. */
+export type FailureTypeName = (typeof FailureType)[keyof typeof FailureType];
 
 /** How a failure reads in the tool message the model gets. */
 export function toolErrorText(message: string): string {

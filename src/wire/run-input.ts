@@ -31,7 +31,7 @@ export const runLimitsSchema = z.object({
 /** A run's limits (turns, budget, wall time, tool calls, progress checks, store outage), as `limits` in the run input sets them. */
 export type RunLimits = z.infer<typeof runLimitsSchema>;
 
-/** Per-run risk policy (SPEC §5); defaults: medium quota 5, no extreme tool allowed, no timeout. */
+/** Per-run risk policy; defaults: medium quota 5, no extreme tool allowed, no timeout. */
 export const runPolicySchema = z
   .object({
     /** Medium-risk tool runs allowed before each further one needs approval. */

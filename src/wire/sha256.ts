@@ -1,6 +1,7 @@
 /**
- * SHA-256 in plain TypeScript, for the workflow sandbox (which has no crypto module): binds an approval
- * to the exact arguments the approver saw.
+ * SHA-256 in plain TypeScript, for the workflow sandbox (which has no crypto module): names transcript
+ * links (transcript-link.ts), binds an approval to the exact arguments the approver saw, and tells tool
+ * results apart for the progress guard. The store checks link names with Node's native digest, the same.
  */
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,

@@ -1,9 +1,23 @@
 /**
  * JSON-safe types shared by the workflow, the activities and the client.
  * Everything here crosses a Temporal payload boundary, so: plain data only.
+ *
+ * The run's state and what it is made of are zod schemas (run-state.ts), and their types are inferred
+ * here: imported as types only, so the workflow does not build the schemas in every run.
  */
+import type { z } from 'zod';
 import type { ClaimWarning, ReceiptEntry } from './receipt.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
+import type {
+  approvalDecisionSchema,
+  childRunSummarySchema,
+  interruptionSchema,
+  pendingApprovalSchema,
+  pendingInputSchema,
+  pendingSchema,
+  runStateSchema,
+  usageSchema,
+} from './run-state.ts';
 
 export const RUN_STATUSES = [
   'running',
@@ -27,36 +41,35 @@ export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
 ]);
 
 /** Why a run stopped before a final answer (or what it waits for). */
-export type Interruption =
-  | { type: 'cancelled'; reason: string }
-  | { type: 'max_turns' }
-  | { type: 'max_budget' }
-  | { type: 'max_time' }
-  | { type: 'max_tool_calls' }
-  /** The model kept repeating itself: `detail` says how. */
-  | { type: 'no_progress'; detail: string }
-  | { type: 'policy'; denials: number };
+export type Interruption = z.infer<typeof interruptionSchema>;
 
-/** Machine-readable reason recorded with every stop. */
-export type StopReason =
-  | 'final_answer'
-  | 'cancelled'
-  | 'max_turns'
-  | 'max_budget'
-  | 'max_time'
-  | 'max_tool_calls'
-  | 'no_progress'
-  | 'output_contract'
-  | 'policy'
-  | 'model_error'
-  | 'tool_error'
+/** Machine-readable reasons recorded with every stop. */
+export const STOP_REASONS = [
+  'final_answer',
+  'cancelled',
+  'max_turns',
+  'max_budget',
+  'max_time',
+  'max_tool_calls',
+  'no_progress',
+  'output_contract',
+  'policy',
+  'model_error',
+  'tool_error',
   /** A worker refused the run's workspace (outside its AGENT_WORKSPACE_ROOTS). */
-  | 'workspace_refused'
+  'workspace_refused',
   /** Content in the store does not match its hash: the run will not go on with a different context. */
-  | 'store_integrity'
+  'store_integrity',
   /** The store stayed unreachable for longer than the run allows (`limits.maxStoreOutageMs`). */
-  | 'store_unavailable'
-  | 'workflow_error';
+  'store_unavailable',
+  'workflow_error',
+] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+/** How much a tool's call risks: low runs, medium within a quota, high waits for a person, extreme only where the run allows it. */
+export const RISKS = ['low', 'medium', 'high', 'extreme'] as const;
+/** How much harm a tool's call can do: low runs, medium runs within a quota, high waits for a human's approval, extreme is denied unless the run's policy allows it. */
+export type Risk = (typeof RISKS)[number];
 
 /** A tool call as the provider sent it. */
 export interface ToolCall {
@@ -74,49 +87,19 @@ export type ChatMessage =
   | { role: 'tool'; tool_call_id: string; name: string; content: string };
 
 /** Tokens a run (or a turn) used. */
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-}
+export type Usage = z.infer<typeof usageSchema>;
 
 /** A research sub-agent run started by this run (a child workflow). */
-export interface ChildRunSummary {
-  runId: string;
-  callKey: string;
-  question: string;
-  status: RunStatus;
-  turns: number;
-  /** The child's spend including its own children. */
-  costUsd: number;
-}
+export type ChildRunSummary = z.infer<typeof childRunSummarySchema>;
 
 /** A tool call waiting for a human decision. `args` are the validated arguments, redacted. */
-export interface PendingApproval {
-  kind: 'approval';
-  /** The harness's key for the call: what an approval names. */
-  callKey: string;
-  /** The provider's id for it (display only). */
-  toolCallId: string;
-  toolName: string;
-  args: Record<string, unknown>;
-  /** SHA-256 of the canonical JSON of the unredacted arguments: an approval must quote it. */
-  argsHash: string;
-  risk: 'low' | 'medium' | 'high' | 'extreme';
-  why: string;
-  requestedAt: string;
-}
+export type PendingApproval = z.infer<typeof pendingApprovalSchema>;
 
 /** The agent asked the user a question (ask_user) and waits for the `answer` update. */
-export interface PendingInput {
-  kind: 'input';
-  callKey: string;
-  toolCallId: string;
-  question: string;
-  requestedAt: string;
-}
+export type PendingInput = z.infer<typeof pendingInputSchema>;
 
 /** What a run waits for from a person: an approval of a tool call, or an answer to its question. */
-export type Pending = PendingApproval | PendingInput;
+export type Pending = z.infer<typeof pendingSchema>;
 
 export interface AnswerRequest {
   text: string;
@@ -126,9 +109,7 @@ export interface AnswerRequest {
 }
 
 /** A decision the run took: the call it names, approved or rejected, and by whom. */
-export type ApprovalDecision =
-  | { decision: 'approved'; callKey: string; by?: string }
-  | { decision: 'rejected'; callKey: string; reason?: string; by?: string };
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
 /**
  * `callId` is how requests named the call before harness call keys (v0.2 histories carry it); new callers
@@ -157,37 +138,7 @@ export function calledKey(request: NamesCall): string {
 }
 
 /** A run's state as `AgentClient.getState` returns it: status, counters, cost, what it waits for, its answer and receipt. */
-export interface RunState {
-  runId: string;
-  goal: string;
-  model: string;
-  status: RunStatus;
-  reason: StopReason | null;
-  interruption: Interruption | null;
-  turns: number;
-  toolCalls: number;
-  toolRuns: number;
-  usage: Usage;
-  perTurnPromptTokens: number[];
-  /** Spend of this run alone. */
-  costUsd: number;
-  /** Spend of this run and all its child runs. */
-  totalCostUsd: number;
-  /** Turns of this run and all its child runs. */
-  totalTurns: number;
-  children: ChildRunSummary[];
-  pending: Pending | null;
-  progress: string | null;
-  output: string | null;
-  error: string | null;
-  /** What really happened to every side-effect call (from the trajectory, not the model's prose). */
-  receipt: ReceiptEntry[];
-  /** Claims in the final answer that the receipt contradicts (the run still completes; the caller decides). */
-  warnings: ClaimWarning[];
-  /** ISO timestamps, from workflow time. */
-  startedAt: string;
-  updatedAt: string;
-}
+export type RunState = z.infer<typeof runStateSchema>;
 
 /** How a run ended, as `AgentClient.result` returns it: status and reason, answer or error, receipt, usage and cost. */
 export interface RunResult {

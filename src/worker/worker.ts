@@ -26,6 +26,7 @@ import { tracingWorkerOptions } from '../telemetry/worker-options.ts';
 import { agentDataConverter } from '../client/payload-codec.ts';
 import type { DataConverter } from '@temporalio/common';
 import { workspaceRoots } from '../tools/workspace-roots.ts';
+import { AgentError } from '../wire/agent-error.ts';
 
 /** What `createAgentWorker` needs: the Temporal connection, this host's data directory and workspace, and optionally its tools, store, model provider, scripted model and MCP servers. */
 export interface AgentWorkerOptions {
@@ -84,8 +85,9 @@ export interface AgentWorkerOptions {
 export const DEFAULT_MAX_CACHED_RUNS = 300;
 
 /** A worker setting from the environment that cannot be used as given. */
-export class WorkerConfigError extends Error {
+export class WorkerConfigError extends AgentError {
   override readonly name = 'WorkerConfigError';
+  readonly code = 'WorkerConfig';
 }
 
 /** A worker created by `createAgentWorker`: the Temporal worker and what it started (store, scripted model, MCP servers). */
@@ -224,7 +226,7 @@ function workflowTaskLimits(options: Pick<AgentWorkerOptions, 'maxCachedRuns' | 
   const tasks = options.maxWorkflowTasks ?? wholeNumberFromEnv('AGENT_MAX_WORKFLOW_TASKS', 'workflow tasks');
   if (tasks === undefined) return { maxCachedWorkflows };
   // The SDK would quietly lower or raise the figure; a setting that cannot be honoured is an error instead.
-  if (tasks < 2) throw new WorkerConfigError(`AGENT_MAX_WORKFLOW_TASKS is ${tasks}: a worker needs at least 2 workflow tasks at once.`);
+  if (tasks < 2) throw new WorkerConfigError(`AGENT_MAX_WORKFLOW_TASKS is ${tasks}: a worker needs at least 2 workflow tasks at once: set it to 2 or more, or unset it.`);
   if (maxCachedWorkflows > 0 && tasks > maxCachedWorkflows) {
     throw new WorkerConfigError(`AGENT_MAX_WORKFLOW_TASKS is ${tasks}, more than the ${maxCachedWorkflows} runs the worker caches: raise AGENT_MAX_CACHED_RUNS too.`);
   }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { RUN_STATUSES } from '../../wire/types.ts';
 import { runInputSchema } from '../../client/run-input.ts';
 import { expandRecordedTasks } from '../../recording/as-task.ts';
+import { AgentError } from '../../wire/agent-error.ts';
 
 const pattern = z.string().refine((p) => {
   try {
@@ -57,8 +58,9 @@ export const taskFileSchema = z.object({ tasks: z.array(taskSchema).min(1) }).st
 export type EvalTask = z.infer<typeof taskSchema>;
 export type Claim = z.infer<typeof claimSchema>;
 
-export class TaskFileError extends Error {
+export class TaskFileError extends AgentError {
   override readonly name = 'TaskFileError';
+  readonly code = 'TaskFile';
 }
 
 export function loadTaskFile(file: string): EvalTask[] {
