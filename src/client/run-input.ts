@@ -21,12 +21,19 @@ export const runInputSchema = wireRunInputSchema.extend({
 export class InvalidRunInputError extends AgentError {
   override readonly name = 'InvalidRunInputError';
   readonly code = FailureType.invalidRunInput;
+  /** The input field at fault, when it is one (`model`). */
+  readonly field: string | undefined;
+
+  constructor(message: string, field?: string) {
+    super(message);
+    this.field = field;
+  }
 }
 
 export function parseRunInput(input: unknown): RunInput {
   const parsed = runInputSchema.safeParse(input);
   if (!parsed.success) throw new InvalidRunInputError(`Invalid run input: ${z.prettifyError(parsed.error)}`);
-  if (parsed.data.model === undefined && parsed.data.agent === undefined) throw new InvalidRunInputError('Invalid run input: give `model`, or `agent` (whose definition names one).');
+  if (parsed.data.model === undefined && parsed.data.agent === undefined) throw new InvalidRunInputError('Invalid run input: give `model`, or `agent` (whose definition names one).', 'model');
   if (parsed.data.replay && !isRecordedModel(parsed.data.model ?? '')) throw new InvalidRunInputError('Invalid run input: replay options need a recorded model ("recorded:<file>").');
   return parsed.data;
 }

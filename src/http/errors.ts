@@ -66,7 +66,7 @@ export function toHttpError(error: unknown): HttpError {
     const named = (p: { field: string; message: string }) => `${where}${p.field ? `.${p.field}` : ''}: ${p.message}`;
     return new HttpError('invalid_request', problems.map(named).join('; '), first.field ? `${where}.${first.field}` : where);
   }
-  if (error instanceof InvalidRunInputError) return new HttpError('invalid_request', error.message, 'body');
+  if (error instanceof InvalidRunInputError) return new HttpError('invalid_request', error.message, error.field ? `body.${error.field}` : 'body');
   if (error instanceof WorkspaceRefusedError) return new HttpError('invalid_request', error.message, 'body.workspace');
   if (error instanceof RunNotFoundError) return new HttpError('not_found', error.message);
   if (error instanceof ApprovalRefusedError || error instanceof AnswerRefusedError) return new HttpError('conflict', error.message);

@@ -64,6 +64,7 @@ export const STOP_REASONS = [
   'store_unavailable',
   'workflow_error',
 ] as const;
+/** Why a run stopped: one of STOP_REASONS (the status each ends in is `workflows/stop.ts`'s table). */
 export type StopReason = (typeof STOP_REASONS)[number];
 
 /** How much a tool's call risks: low runs, medium within a quota, high waits for a person, extreme only where the run allows it. */
