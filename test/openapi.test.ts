@@ -8,22 +8,14 @@ import { after, before, test } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { AesGcmPayloadCodec } from '../src/client/payload-codec.ts';
-import type { TokenEntry } from '../src/http/auth.ts';
 import type { RunSummary } from '../src/client/run-list.ts';
 import type { PendingApproval } from '../src/wire/types.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
-import { startHttp, type TestHttp } from './helpers/http-app.ts';
+import { startHttp, TEST_TOKENS, type TestHttp } from './helpers/http-app.ts';
 import { OpenApiResponses, type OpenApiDocument } from './helpers/openapi-responses.ts';
 
-const VIEWER = 'viewer-token-0000001';
-const APPROVER = 'approver-token-00001';
-const OPERATOR = 'operator-token-00001';
-const TOKENS: TokenEntry[] = [
-  { name: 'vera', token: VIEWER, roles: ['viewer'] },
-  { name: 'alice', token: APPROVER, roles: ['approver'] },
-  { name: 'ci-bot', token: OPERATOR, roles: ['operator'] },
-];
+const { viewer: VIEWER, approver: APPROVER, operator: OPERATOR, entries: TOKENS } = TEST_TOKENS;
 
 let h: Harness;
 let api: TestHttp;

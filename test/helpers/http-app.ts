@@ -52,3 +52,15 @@ export async function startHttp(h: Harness, options: { tokens?: TokenEntry[]; co
     close: () => app.close(),
   };
 }
+
+/** One token per role, as the HTTP tests give the server (`startHttp(h, { tokens: TEST_TOKENS.entries })`). */
+export const TEST_TOKENS = {
+  viewer: 'viewer-token-0000001',
+  approver: 'approver-token-00001',
+  operator: 'operator-token-00001',
+  entries: [
+    { name: 'vera', token: 'viewer-token-0000001', roles: ['viewer'] },
+    { name: 'alice', token: 'approver-token-00001', roles: ['approver'] },
+    { name: 'ci-bot', token: 'operator-token-00001', roles: ['operator'] },
+  ] satisfies TokenEntry[],
+};
