@@ -78,6 +78,10 @@ test('every response of every route, errors included, is one the document declar
 
   await expect(200, 'GET', '/me', { token: APPROVER });
   await expect(401, 'GET', '/me');
+  // What the workers published (the harness's worker, with its tools and no agents).
+  const offers = await expect(200, 'GET', '/agents', { token: VIEWER });
+  assert.ok((offers.body as unknown as { offers: { taskQueue: string }[] }).offers.some((o) => o.taskQueue === h.taskQueue), offers.text);
+  await expect(401, 'GET', '/agents');
 
   // Start: 401, 403, 400, 201, 409.
   await expect(401, 'POST', '/runs', { body: { goal: 'x', model: 'scripted:plan' } });

@@ -24,6 +24,7 @@ import { POSTGRES_MIGRATIONS_DIR } from '../src/store/postgres-migrations.ts';
 import { SQLITE_MIGRATIONS_DIR } from '../src/store/sqlite-schema.ts';
 import type { AgentStore, StoredEvent } from '../src/store/store.ts';
 import type { TraceTask } from '../src/store/trace-tasks.ts';
+import type { WorkerOffer } from '../src/offers/offer.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
 import { eventually } from './helpers/eventually.ts';
 import { postgresSkipReason, startPostgres, type PostgresServer } from '../src/store/throwaway-postgres.ts';
@@ -312,6 +313,28 @@ function contractSuite(backend: Backend, options: { skip?: string | false } = {}
       assert.equal(heard.length, 3);
     });
 
+    test('worker offers: one row per worker, replaced by a refresh, seen by another host, deleted by id', async () => {
+      const taskQueue = unique('queue');
+      const at = new Date().toISOString();
+      const offer: WorkerOffer = {
+        workerId: unique('host:1'),
+        taskQueue,
+        digest: 'a'.repeat(64),
+        tools: [{ name: 'lookup_order', risk: 'low', readOnly: true, source: 'own', digest: 'b'.repeat(64) }],
+        agents: [{ name: 'support', model: null, tools: ['lookup_order'], digest: 'c'.repeat(64) }],
+        startedAt: at,
+        lastSeenAt: at,
+        stoppedAt: null,
+      };
+      await a.putWorkerOffer(offer);
+      const later = new Date(Date.now() + 1000).toISOString();
+      await a.putWorkerOffer({ ...offer, lastSeenAt: later, stoppedAt: later });
+      const ofQueue = async () => (await b.listWorkerOffers()).filter((o) => o.taskQueue === taskQueue);
+      assert.deepEqual(await ofQueue(), [{ ...offer, lastSeenAt: later, stoppedAt: later }]);
+      await b.deleteWorkerOffers([offer.workerId, 'unknown']);
+      assert.deepEqual(await ofQueue(), []);
+    });
+
     test('events: a subscription with afterId catches up first, then goes on live', async () => {
       const runId = unique('run');
       await a.appendEvent(runId, 'e1');
@@ -550,6 +573,7 @@ describe('PostgreSQL store: migrations and outages', { skip: pgSkip }, () => {
       assert.deepEqual(rows, [
         { version: 1, file: '001_init.sql' },
         { version: 2, file: '002_trace_tasks.sql' },
+        { version: 3, file: '003_worker_offers.sql' },
       ]);
       assert.equal((await stores[0]!.beginEffect('k', 't', {})).created, true);
       assert.equal((await stores[3]!.beginEffect('k', 't', {})).created, false);

@@ -80,6 +80,22 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       console.log(runTable(runs));
       return 0;
     }),
+  agents: async () => {
+    // From the store alone: what the workers published, so it answers with no worker and no Temporal server.
+    const [{ openStore }, { listOffers }, { offersText }, { dataDir }] = await Promise.all([
+      import('../store/open-store.ts'),
+      import('../offers/listing.ts'),
+      import('./offers-text.ts'),
+      import('../paths.ts'),
+    ]);
+    const store = await openStore({ dataDir: dataDir() });
+    try {
+      console.log(offersText(listOffers(await store.listWorkerOffers(), Date.now()), store.location, `${AGENT} worker`));
+    } finally {
+      await store.close();
+    }
+    return 0;
+  },
   serve: (inv) =>
     // The HTTP API and the inbox; a worker (serving scripted models too, like `run`) unless --no-worker.
     withRuntime(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, async (rt) => {

@@ -18,6 +18,7 @@ import { requestGuardHook } from './request-guard.ts';
 import { codecCorsHook, codecRoutes } from './routes/codec.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { eventRoutes } from './routes/events.ts';
+import { agentRoutes } from './routes/agents.ts';
 import { runRoutes } from './routes/runs.ts';
 import { uiRoutes } from './routes/ui.ts';
 import { errorSchema } from './schemas.ts';
@@ -100,6 +101,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.get('/healthz', { schema: { hide: true }, config: { public: true } }, () => ({ ok: true }));
   await app.register(runRoutes, { agents: options.agents, store: options.store });
   await app.register(decisionRoutes, { agents: options.agents });
+  await app.register(agentRoutes, { store: options.store });
   await app.register(eventRoutes, { agents: options.agents, streams, tickets, heartbeatMs: options.heartbeatMs });
   await app.register(codecRoutes, { codec: options.codec });
   await app.register(uiRoutes, { auth: options.auth });

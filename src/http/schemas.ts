@@ -5,7 +5,7 @@
  * here for the document; trace lines, whose kinds grow, pass unknown fields through.
  */
 import { z } from 'zod';
-import { RUN_STATUSES } from '../wire/types.ts';
+import { RISKS, RUN_STATUSES } from '../wire/types.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import { runLimitsSchema } from '../wire/run-input.ts';
 import { approvalDecisionSchema, pendingSchema, runStateSchema, runSummarySchema as wireRunSummarySchema } from '../wire/run-state.ts';
@@ -134,6 +134,31 @@ export const eventsTicketResponse = z.object({
   ticket: z.string().describe('Pass as `?ticket=` to `GET /runs/{id}/events`.'),
   expiresAt: z.string().describe('ISO time after which the ticket opens no stream (a stream opened before stays open).'),
 });
+
+const riskSchema = z.enum(RISKS);
+
+/** `GET /agents`: what the workers published to the store (src/offers/listing.ts). */
+export const agentListingSchema = z
+  .object({
+    offers: z.array(
+      z.object({
+        taskQueue: z.string(),
+        digest: z.string().describe('SHA-256 of the tools\' and agents\' definitions (MCP tools aside): workers with the same digest offer the same.'),
+        live: z.boolean().describe('false: no worker offering this is alive; this is the task queue\'s last publication (stale since `lastSeenAt`).'),
+        lastSeenAt: z.string().describe('ISO time the newest of its workers was last seen (workers refresh every 30 s; unseen for 2 min is gone).'),
+        workers: z.array(z.string()).describe('Worker ids, `hostname:pid:random`.'),
+        tools: z.array(z.object({ name: z.string(), risk: riskSchema, readOnly: z.boolean(), source: z.enum(['builtin', 'own', 'mcp']) })),
+        agents: z.array(
+          z.object({
+            name: z.string(),
+            model: z.string().nullable().describe('null: the run names the model.'),
+            tools: z.array(z.object({ name: z.string(), risk: riskSchema })),
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({ id: 'AgentListing' });
 
 // Trace lines are described loosely (their kinds grow): the schema must still admit every line (checked
 // by the compiler, not at run time).

@@ -15,7 +15,8 @@ import { checkedLinkBody, isOutputRef, outputRef, verifiedLink, verifiedOutput }
 import { EventFanout } from './event-fanout.ts';
 import { migratePostgres } from './postgres-migrations.ts';
 import { toStoreError } from './postgres-errors.ts';
-import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
+import { toEntry, toEvent, toWorkerOffer, workerOfferValues, type EffectRow, type EventRow, type WorkerOfferRow } from './rows.ts';
+import type { WorkerOffer } from '../offers/offer.ts';
 import type {
   AgentStore,
   BeginEffectResult,
@@ -244,6 +245,24 @@ export class PostgresStore implements AgentStore {
       limit ?? null,
     ]);
     return rows.map((row) => toEvent(runId, row));
+  }
+
+  async putWorkerOffer(offer: WorkerOffer): Promise<void> {
+    await this.query(
+      `INSERT INTO worker_offers (worker_id, task_queue, digest, offer, started_at, last_seen_at, stopped_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (worker_id) DO UPDATE SET task_queue = EXCLUDED.task_queue, digest = EXCLUDED.digest, offer = EXCLUDED.offer,
+         started_at = EXCLUDED.started_at, last_seen_at = EXCLUDED.last_seen_at, stopped_at = EXCLUDED.stopped_at`,
+      workerOfferValues(offer),
+    );
+  }
+
+  async listWorkerOffers(): Promise<WorkerOffer[]> {
+    const { rows } = await this.query<WorkerOfferRow>('SELECT * FROM worker_offers ORDER BY task_queue, worker_id', []);
+    return rows.map(toWorkerOffer);
+  }
+
+  async deleteWorkerOffers(workerIds: readonly string[]): Promise<void> {
+    if (workerIds.length) await this.query('DELETE FROM worker_offers WHERE worker_id = ANY($1)', [[...workerIds]]);
   }
 
   async subscribe(runId: string, listener: EventListener, options: SubscribeOptions = {}): Promise<Unsubscribe> {

@@ -30,7 +30,8 @@ import type {
   Unsubscribe,
 } from './store.ts';
 import type { TranscriptLink } from '../wire/transcript-link.ts';
-import { toEntry, toEvent, type EffectRow, type EventRow } from './rows.ts';
+import { toEntry, toEvent, toWorkerOffer, workerOfferValues, type EffectRow, type EventRow, type WorkerOfferRow } from './rows.ts';
+import type { WorkerOffer } from '../offers/offer.ts';
 import { checkAfterId, checkRunTrace, eventJson } from './validate.ts';
 import { currentLines, sameContent, type TraceRow, type TraceTask } from './trace-tasks.ts';
 
@@ -94,7 +95,10 @@ export class SqliteStore implements AgentStore {
     | 'appendEvent'
     | 'readEvents'
     | 'lastEventId'
-    | 'dataVersion',
+    | 'dataVersion'
+    | 'putWorkerOffer'
+    | 'listWorkerOffers'
+    | 'deleteWorkerOffer',
     StatementSync
   >;
   private readonly fanout: EventFanout;
@@ -146,6 +150,13 @@ export class SqliteStore implements AgentStore {
         readEvents: this.db.prepare('SELECT id, at, event FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?'),
         lastEventId: this.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM run_events WHERE run_id = ?'),
         dataVersion: this.db.prepare('PRAGMA data_version'),
+        putWorkerOffer: this.db.prepare(
+          `INSERT INTO worker_offers (worker_id, task_queue, digest, offer, started_at, last_seen_at, stopped_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (worker_id) DO UPDATE SET task_queue = excluded.task_queue, digest = excluded.digest, offer = excluded.offer,
+             started_at = excluded.started_at, last_seen_at = excluded.last_seen_at, stopped_at = excluded.stopped_at`,
+        ),
+        listWorkerOffers: this.db.prepare('SELECT * FROM worker_offers ORDER BY task_queue, worker_id'),
+        deleteWorkerOffer: this.db.prepare('DELETE FROM worker_offers WHERE worker_id = ?'),
       };
     } catch (error) {
       this.db.close();
@@ -276,6 +287,18 @@ export class SqliteStore implements AgentStore {
       checkAfterId(afterId);
       return (this.sql.readEvents.all(runId, afterId, limit ?? -1) as unknown as EventRow[]).map((row) => toEvent(runId, row));
     });
+  }
+
+  putWorkerOffer(offer: WorkerOffer): Promise<void> {
+    return this.call(() => void this.sql.putWorkerOffer.run(...workerOfferValues(offer)));
+  }
+
+  listWorkerOffers(): Promise<WorkerOffer[]> {
+    return this.call(() => (this.sql.listWorkerOffers.all() as unknown as WorkerOfferRow[]).map(toWorkerOffer));
+  }
+
+  deleteWorkerOffers(workerIds: readonly string[]): Promise<void> {
+    return this.call(() => this.inWriteTransaction(() => workerIds.forEach((id) => this.sql.deleteWorkerOffer.run(id))));
   }
 
   async subscribe(runId: string, listener: EventListener, options: SubscribeOptions = {}): Promise<Unsubscribe> {

@@ -12,6 +12,7 @@
 import type { TranscriptLink } from '../wire/transcript-link.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import type { TraceTask } from './trace-tasks.ts';
+import type { WorkerOffer } from '../offers/offer.ts';
 
 /** A trace line and the workflow task that wrote it (none: written outside a task). */
 export interface TraceWrite {
@@ -142,6 +143,14 @@ export interface AgentStore {
    * on its own, so no event is skipped.
    */
   subscribe(runId: string, listener: EventListener, options?: SubscribeOptions): Promise<Unsubscribe>;
+
+  // ── Worker offers: one row per worker (src/offers/) ───────────────────────────────────────────────
+  /** Writes the worker's publication, replacing any earlier one of the same `workerId`. */
+  putWorkerOffer(offer: WorkerOffer): Promise<void>;
+  /** Every publication stored, of every task queue, live or not (`isLive` in offers/offer.ts tells). */
+  listWorkerOffers(): Promise<WorkerOffer[]>;
+  /** Removes these workers' publications (unknown ids are ignored). */
+  deleteWorkerOffers(workerIds: readonly string[]): Promise<void>;
 
   /** Closes connections and timers; the store is unusable afterwards. Idempotent. */
   close(): Promise<void>;

@@ -27,6 +27,9 @@ import { agentDataConverter } from '../client/payload-codec.ts';
 import type { DataConverter } from '@temporalio/common';
 import { workspaceRoots } from '../tools/workspace-roots.ts';
 import { AgentError } from '../wire/agent-error.ts';
+import { buildOffer, newWorkerId } from '../offers/build-offer.ts';
+import { offerConflict } from '../offers/offer.ts';
+import { publishOffer } from '../offers/publish.ts';
 
 /** What `createAgentWorker` needs: the Temporal connection, this host's data directory and workspace, and optionally its tools, store, model provider, scripted model and MCP servers. */
 export interface AgentWorkerOptions {
@@ -76,6 +79,12 @@ export interface AgentWorkerOptions {
    * this bounds how many such calls the worker makes at once; at most `maxCachedRuns` (unless that is 0).
    */
   maxWorkflowTasks?: number;
+  /**
+   * Start even when the live workers on this task queue offer other tools or agents (default:
+   * AGENT_ROLLING_DEPLOY=1). Without it such a worker refuses to start: a run would get different tools
+   * depending on the worker that takes it. Set it while new workers replace old ones.
+   */
+  rollingDeploy?: boolean;
 }
 
 /**
@@ -98,6 +107,8 @@ export interface AgentWorker {
   scriptedModel: ScriptedModelServer | null;
   /** This worker's MCP servers (null: none configured). */
   mcp: McpPool | null;
+  /** This worker's id in the store's publication of what it offers (`GET /agents`): `hostname:pid:random`. */
+  workerId: string;
   /** Runs the worker until `shutdown()` (or until `until` settles) and then releases what it started. */
   run(until?: Promise<unknown>): Promise<void>;
   shutdown(): void;
@@ -140,11 +151,22 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const missing = [...contractsByName.values()].filter((c) => c.execution === 'activity' && !tools.has(c.name)).map((c) => c.name);
   if (missing.length) console.warn(`This worker has no implementation of: ${missing.join(', ')}. Runs that call them get an error.`);
   const dataConverter = options.dataConverter ?? agentDataConverter();
+  const taskQueue = options.taskQueue ?? TASK_QUEUE;
+  const offer = buildOffer(newWorkerId(), taskQueue, registry.values(), mcp, options.agents ?? []);
+  const published = await store.listWorkerOffers();
+  const conflict = offerConflict(offer, published, Date.now());
+  if (conflict && !(options.rollingDeploy ?? process.env.AGENT_ROLLING_DEPLOY === '1')) {
+    await mcp?.close();
+    await scriptedModel?.close();
+    if (!options.store) await store.close();
+    throw new WorkerConfigError(conflict);
+  }
+  if (conflict) console.warn(`Rolling deploy: starting although ${conflict.split('\n')[0]}`);
   const traces = new TraceSink(store);
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
+    taskQueue,
     workflowBundle: await workflowBundle({ interceptorModules: tracing.interceptorModules }),
     ...(tracing.interceptors ? { interceptors: tracing.interceptors } : {}),
     activities: createActivities({
@@ -168,15 +190,18 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     await mcp?.close();
     throw error;
   });
+  const publication = await publishOffer(store, offer, published);
   return {
     worker,
     store,
     scriptedModel,
     mcp,
+    workerId: offer.workerId,
     async run(until) {
       try {
         await (until ? worker.runUntil(until) : worker.run());
       } finally {
+        await publication.withdraw().catch((error: unknown) => console.warn(`Could not withdraw this worker's published tools from the store: ${(error as Error).message}`));
         traces.close();
         await scriptedModel?.close();
         await mcp?.close();
