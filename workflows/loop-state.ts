@@ -7,7 +7,7 @@
  */
 import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import { toolContracts } from '../src/tools/contracts.ts';
+import { contractsByName, toolContracts } from '../src/tools/contracts.ts';
 import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf } from '../src/claims/claim-specs.ts';
 import { LiveState } from './live-state.ts';
@@ -444,7 +444,7 @@ export class LoopState {
   private receiptTools(): ReceiptTools {
     if (this.receiptToolsFor !== this.offered.size) {
       this.receiptToolsFor = this.offered.size;
-      const others = [...this.offered.values()].filter((c) => !BUILTIN_RECEIPT_TOOLS.has(c.name) && !toolContracts.includes(c));
+      const others = [...this.offered.values()].filter((c) => !contractsByName.has(c.name));
       this.receiptToolsCache = others.length ? new Map([...BUILTIN_RECEIPT_TOOLS, ...receiptToolsOf(others)]) : BUILTIN_RECEIPT_TOOLS;
     }
     return this.receiptToolsCache;

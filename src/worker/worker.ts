@@ -9,7 +9,7 @@ import { createActivities } from '../../activities/index.ts';
 import type { ModelEndpoints } from '../../activities/model-endpoints.ts';
 import { contractsByName } from '../tools/contracts.ts';
 import type { Tool, ToolContract } from '../tools/define-tool.ts';
-import { builtinTools, createToolRegistry, type ToolRegistry } from '../tools/registry.ts';
+import { builtinTools, createToolRegistry } from '../tools/registry.ts';
 import { definitionOf, readableDefinition, type ToolDefinition } from '../tools/tool-definition.ts';
 import { agentDefinition, type Agent } from '../agents/define-agent.ts';
 import type { ScriptedModelServer } from '../scripted-model/server.ts';
@@ -134,7 +134,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const mcp = await startMcpPool(options.mcp);
   const store = options.store ?? (await openStore({ dataDir: options.dataDir }));
   const registry = createToolRegistry(withAgentTools(options.tools ?? builtinTools(store), options.agents ?? []));
-  const ownTools = ownToolDefinitions(registry);
+  // The worker's own tools (not built in): runs learn them from it (`src/tools/tool-definition.ts`).
+  const own = [...registry.values()].filter((tool) => !contractsByName.has(tool.name));
+  const ownTools = own.map(definitionChecked);
   const tools = withMcpTools(registry, mcp);
   const tracing = tracingWorkerOptions(options.telemetry !== undefined ? options.telemetry : activeTelemetry());
   const scripted = options.scriptedModel;
@@ -171,7 +173,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     ...(tracing.interceptors ? { interceptors: tracing.interceptors } : {}),
     activities: createActivities({
       endpoints,
-      contracts: new Map<string, ToolContract>([...contractsByName, ...[...registry.values()].filter((t) => !contractsByName.has(t.name)).map((t) => [t.name, t] as const)]),
+      contracts: new Map<string, ToolContract>([...contractsByName, ...own.map((t) => [t.name, t] as const)]),
       ownTools,
       agents: (options.agents ?? []).map(agentDefinition),
       tools,
@@ -228,21 +230,18 @@ function withAgentTools(tools: readonly Tool[], agents: readonly Agent[]): Tool[
 }
 
 /**
- * The worker's own tools (those not built in) as runs learn them. A tool whose arguments' schema does not
- * survive the trip through JSON Schema (a transform, a custom check) is refused here, at the worker's start.
+ * One of the worker's own tools as runs learn it. A tool whose arguments' schema does not survive the trip
+ * through JSON Schema (a transform, a custom check) is refused here, at the worker's start.
  */
-function ownToolDefinitions(registry: ToolRegistry): ToolDefinition[] {
-  const own = [...registry.values()].filter((tool) => !contractsByName.has(tool.name));
-  return own.map((tool) => {
-    let definition: ToolDefinition;
-    try {
-      definition = definitionOf(tool);
-    } catch (error) {
-      throw new WorkerConfigError(`Tool "${tool.name}": its input schema cannot be written as JSON Schema (${(error as Error).message}). Use plain zod types (objects, strings, numbers, enums, arrays).`);
-    }
-    if (!readableDefinition(definition)) throw new WorkerConfigError(`Tool "${tool.name}": its input schema's JSON Schema cannot be read back; use plain zod types (objects, strings, numbers, enums, arrays).`);
-    return definition;
-  });
+function definitionChecked(tool: Tool): ToolDefinition {
+  let definition: ToolDefinition;
+  try {
+    definition = definitionOf(tool);
+  } catch (error) {
+    throw new WorkerConfigError(`Tool "${tool.name}": its input schema cannot be written as JSON Schema (${(error as Error).message}). Use plain zod types (objects, strings, numbers, enums, arrays).`);
+  }
+  if (!readableDefinition(definition)) throw new WorkerConfigError(`Tool "${tool.name}": its input schema's JSON Schema cannot be read back; use plain zod types (objects, strings, numbers, enums, arrays).`);
+  return definition;
 }
 
 /** The cache and the workflow-task slots, from the options or the environment, checked against each other. */
