@@ -12,6 +12,8 @@ import type { AgentDefinition } from '../src/agents/define-agent.ts';
 import type { McpPool } from '../src/mcp/pool.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { TranscriptChain } from './transcript.ts';
+import { createChildTotals } from './child-totals.ts';
+import { agentToolContract, handoffContract, toAgentRef } from '../src/agents/agent-tools.ts';
 
 export interface ActivityDeps {
   endpoints: ModelEndpoints;
@@ -36,10 +38,12 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  // The model is offered `ask_<agent>` and `transfer_to_<agent>` from the same contracts the run builds.
+  const linked = (deps.agents ?? []).flatMap((agent) => [agentToolContract(toAgentRef(agent)), handoffContract(toAgentRef(agent))]);
   return {
     callModel: createCallModel({
       endpoints: deps.endpoints,
-      contracts: deps.contracts,
+      contracts: linked.length ? new Map([...deps.contracts, ...linked.map((c) => [c.name, c] as const)]) : deps.contracts,
       transcripts: new TranscriptChain(deps.store),
       client: deps.client,
       store: deps.store,
@@ -48,6 +52,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
     mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),
+    childTotals: createChildTotals(deps.client),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     runTool: withRecordedTools(
       createRunTool({

@@ -22,11 +22,12 @@ const address = () => {
 };
 
 describe('the list query', () => {
-  test('a status filter narrows by AgentStatus and keeps runs without it by ExecutionStatus', () => {
+  test('a status filter narrows by AgentStatus and keeps runs without it by ExecutionStatus; runs waiting for a person include child runs', () => {
     assert.equal(
       runListQuery('q', { status: ['waiting_approval'] }, { agentAttributes: true }),
-      "WorkflowType = 'agentWorkflow' AND TaskQueue = 'q' AND ParentWorkflowId IS NULL AND (AgentStatus IN ('waiting_approval') OR (AgentStatus IS NULL AND ExecutionStatus = 'Running'))",
+      "WorkflowType = 'agentWorkflow' AND TaskQueue = 'q' AND (AgentStatus IN ('waiting_approval') OR (AgentStatus IS NULL AND ExecutionStatus = 'Running'))",
     );
+    assert.match(runListQuery('q', { status: ['waiting_approval', 'running'] }, { agentAttributes: true }), /ParentWorkflowId IS NULL/);
     assert.equal(
       runListQuery('q', { status: ['completed', 'failed'] }, { agentAttributes: false }),
       "WorkflowType = 'agentWorkflow' AND TaskQueue = 'q' AND ParentWorkflowId IS NULL AND ExecutionStatus != 'Running'",

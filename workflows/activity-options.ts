@@ -38,6 +38,12 @@ export const { mcpTools } = wf.proxyLocalActivities<AgentActivities>({
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
+/** What a child run that returned no result spent (its memo): a local activity, recorded in history. */
+export const { childTotals } = wf.proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
 /** Quick read-only tools run as local activities: the same durability for their result, one round trip less. */
 const LOCAL_ACTIVITY_MAX_MS = 10_000;
 

@@ -15,7 +15,9 @@ import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import { Changes, oldBehaviours } from './changes.ts';
 import { HumanDecisions } from './decisions.ts';
 import { checkLimits } from './limits.ts';
-import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
+import type { AgentRunFields, RunInput, RunLimits } from '../src/wire/run-input.ts';
+import { linkedAgentContracts } from '../src/agents/agent-tools.ts';
+import { takeOver } from './handoff.ts';
 import { withAgent, withoutAgent } from './run-agent.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
@@ -34,14 +36,14 @@ export { DEFAULT_SYSTEM_PROMPT, RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
 
 /** What the loop works with: this execution's state, the run's settings, the people it may ask. */
 interface Loop extends ToolStep {
-  offered: Map<string, ToolContract>;
+  changes: Changes;
   /** The next model call is to bring the worker's MCP tools (the first call of an execution that names no tools). */
   mcpWithModelCall: boolean;
   price: Price;
   outputContract: OutputContract | null;
 }
 
-export async function agentWorkflow(runInput: RunInput, carried?: CarriedState): Promise<RunResult> {
+export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried?: CarriedState): Promise<RunResult> {
   const changes = new Changes();
   // The agent the run names, applied once: its instructions, tools, limits and policy (`run-agent.ts`).
   const input = runInput.agent === undefined ? withoutAgent(runInput) : await withAgent({ ...runInput, agent: runInput.agent });
@@ -50,10 +52,13 @@ export async function agentWorkflow(runInput: RunInput, carried?: CarriedState):
   const limits: RunLimits = old.noRepetitionStops
     ? { ...DEFAULT_LIMITS, maxRepeatedCalls: 0, maxStaleTurns: 0, maxPolicyDenials: Number.POSITIVE_INFINITY, ...input.limits }
     : { ...DEFAULT_LIMITS, ...input.limits };
+  // A child run of another agent spends at most what its parent had left.
+  if (input.budgetCapUsd !== undefined) limits.maxBudgetUsd = Math.min(limits.maxBudgetUsd, input.budgetCapUsd);
   const offered = offeredTools(input.tools, changes);
+  for (const contract of linkedAgentContracts(input)) offered.set(contract.name, contract);
   const run = carried ? LoopState.fromCarried(carried, changes) : LoopState.fresh(input, changes);
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
-  const loop: Loop = { input, limits, old, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
+  const loop: Loop = { input, limits, old, changes, offered, mcpWithModelCall: false, run, decisions, handoff: null, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
   decisions.listen();
@@ -92,8 +97,10 @@ export async function agentWorkflow(runInput: RunInput, carried?: CarriedState):
 
 /** The loop itself: model call, then the final answer or the tool calls, until something stops it. */
 async function runLoop(loop: Loop): Promise<Stop> {
-  const { input, limits, run } = loop;
+  const { limits, run } = loop;
   for (;;) {
+    // Read each turn: a handoff changes the run's settings.
+    const { input } = loop;
     if (wf.CancellationScope.current().consideredCancelled) throw new wf.CancelledFailure('run cancelled');
     // Children's spend counts against this run's budget.
     const limitStop = checkLimits({ turns: run.state.turns, costUsd: run.state.totalCostUsd, elapsedMs: Date.now() - run.startedAtMs }, limits);
@@ -129,7 +136,15 @@ async function runLoop(loop: Loop): Promise<Stop> {
     const calls = reply.message.tool_calls ?? [];
     const stop = calls.length === 0 ? finalAnswer(loop, reply.message.content ?? '') : await runToolCalls(loop, calls);
     if (stop) return stop;
+    if (loop.handoff) handOver(loop);
   }
+}
+
+/** Another agent takes over (`handoff.ts`): its settings, tools, price and output contract from the next turn. */
+function handOver(loop: Loop): void {
+  takeOver(loop, loop.run, (names) => offeredTools(names, loop.changes));
+  loop.price = priceOf(loop.input.model);
+  loop.outputContract = parseOutputContract(loop.input.outputSchema);
 }
 
 /** A reply without tool calls: the answer, unless it breaks the output contract (one repair is asked for). */

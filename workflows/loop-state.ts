@@ -131,6 +131,7 @@ export class LoopState {
       warnings: [],
       startedAt,
       updatedAt: startedAt,
+      ...(input.agentName ? { agent: input.agentName, agentTurns: [{ agent: input.agentName, fromTurn: 1 }] } : {}),
     };
     const unsent: ChatMessage[] = [
       { role: 'system', content: input.system ?? DEFAULT_SYSTEM_PROMPT },
@@ -400,7 +401,21 @@ export class LoopState {
       costUsd: state.costUsd,
       finish: reply.finishReason,
       ms: reply.modelMs,
+      ...(state.agent ? { agent: state.agent } : {}),
     });
+  }
+
+  /** `to` takes over from the next turn: the conversation goes on under its instructions (a system message says so). */
+  handedOff(to: string, instructions: string, callKey: string): void {
+    const state = this.runState;
+    const from = state.agent ?? '(run)';
+    state.agent = to;
+    // The tools offered changed: the receipt's tool list is worked out again.
+    this.receiptToolsFor = -1;
+    (state.agentTurns ??= []).push({ agent: to, fromTurn: state.turns + 1, callKey });
+    this.record({ role: 'system', content: instructions });
+    this.touch();
+    this.emit({ type: 'handoff', from, to, callKey, turn: state.turns });
   }
 
   /** This run's totals with its children's: derived, never counted separately. */
@@ -436,6 +451,11 @@ export class LoopState {
 
   emit(event: TraceEvent): void {
     this.runState.receipt = applyToReceipt(this.runState.receipt, event, this.receiptTools());
+    // Who made each call, in a run where agents hand over to each other.
+    if (this.runState.agent && 'callKey' in event) {
+      const entry = this.runState.receipt.find((e) => e.callKey === event.callKey);
+      if (entry && !entry.agent) entry.agent = this.runState.agent;
+    }
     this.spans.onEvent(event);
     trace.emit({ runId: this.runId, seq: ++this.seq, at: new Date().toISOString(), ...event });
   }

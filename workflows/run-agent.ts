@@ -10,6 +10,7 @@
  */
 import * as wf from '@temporalio/workflow';
 import type { AgentDefinition } from '../src/agents/define-agent.ts';
+import { toAgentRef } from '../src/agents/agent-tools.ts';
 import type { ResolvedRunInput, RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { mcpTools } from './activity-options.ts';
 import { FailureType } from '../src/wire/failures.ts';
@@ -33,11 +34,43 @@ export async function withAgent(input: RunInput & { agent: string }): Promise<Re
   const { agents = [] } = await mcpTools();
   const agent = agents.find((a) => a.name === name);
   if (!agent) refuse(`Unknown agent "${name}": no worker on this task queue offers it. Agents there are: ${agents.map((a) => a.name).join(', ') || '(none)'}.`);
-  return applyAgent(agent, rest);
+  return { ...applyAgent(agent, rest), ...linksOf(agent, agents) };
+}
+
+/** The agents `agent` may call and hand over to, as the run keeps them; a name no worker offers is refused. */
+export function linksOf(agent: AgentDefinition, agents: readonly AgentDefinition[]): Pick<ResolvedRunInput, 'agentName' | 'subAgents' | 'handoffs'> {
+  const refs = (names: readonly string[] | undefined, what: string) =>
+    names?.map((linked) => {
+      const found = agents.find((a) => a.name === linked);
+      if (!found) refuse(`Agent "${agent.name}" names ${what} "${linked}", which no worker on this task queue offers. Agents there are: ${agents.map((a) => a.name).join(', ')}.`);
+      return toAgentRef(found);
+    });
+  const subAgents = refs(agent.subAgents, 'the sub-agent');
+  const handoffs = refs(agent.handoffs, 'the handoff');
+  return { agentName: agent.name, ...(subAgents?.length ? { subAgents } : {}), ...(handoffs?.length ? { handoffs } : {}) };
+}
+
+/**
+ * The run's settings once `agent` takes over (a handoff): its instructions, tools, policy, output contract
+ * and model call, its model if it names one; the run's goal, limits and workspace stay.
+ */
+export function handedTo(agent: AgentDefinition, agents: readonly AgentDefinition[], input: ResolvedRunInput): ResolvedRunInput {
+  const { system: _system, tools: _tools, policy: _policy, outputSchema: _outputSchema, modelCall: _modelCall, subAgents: _subAgents, handoffs: _handoffs, ...kept } = input;
+  return {
+    ...kept,
+    model: agent.model ?? input.model,
+    system: agent.instructions,
+    ...(agent.tools ? { tools: agent.tools } : {}),
+    // The new agent's policy, never the one of the agent that handed over.
+    ...(agent.policy ? { policy: agent.policy } : {}),
+    ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
+    ...(agent.modelCall ? { modelCall: agent.modelCall } : {}),
+    ...linksOf(agent, agents),
+  };
 }
 
 /** The run's input under `agent`'s settings, or a refusal naming the first thing the agent does not allow. */
-export function applyAgent(agent: AgentDefinition, input: Omit<RunInput, 'agent'>): ResolvedRunInput {
+export function applyAgent(agent: AgentDefinition, input: Omit<RunInput, 'agent'> & Pick<ResolvedRunInput, 'budgetCapUsd'>): ResolvedRunInput {
   const set = AGENT_FIELDS.filter((field) => input[field] !== undefined);
   if (set.length) refuse(`The run input sets ${set.map((f) => `\`${f}\``).join(', ')}, which agent "${agent.name}" decides: leave ${set.length > 1 ? 'them' : 'it'} out.`);
   if (input.model !== undefined && input.model !== agent.model && !agent.allow?.model) {

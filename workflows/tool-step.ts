@@ -16,7 +16,9 @@ import { fitTurnBudget } from '../src/wire/payload-bounds.ts';
 import { decide } from './policy.ts';
 import { withWarning } from './progress-guard.ts';
 import { redactFields } from '../src/wire/redact.ts';
-import { runResearch } from './research.ts';
+import { runResearch, runSubAgent } from './research.ts';
+import { askHandoff, type Handoff } from './handoff.ts';
+import { agentOfTool, handoffTargetOf } from '../src/agents/agent-tools.ts';
 import { throughStoreOutages } from './store-outage.ts';
 import { toolReplayOf } from '../src/wire/replay.ts';
 import { failureMessage, failureType, interrupted, isStop, type Stop } from './stop.ts';
@@ -30,9 +32,11 @@ export interface ToolStep {
   limits: RunLimits;
   /** What runs recorded before a change still do (`changes.ts`). */
   old: OldBehaviours;
-  offered: ReadonlyMap<string, ToolContract>;
+  offered: Map<string, ToolContract>;
   run: LoopState;
   decisions: HumanDecisions;
+  /** A handoff this reply asked for (`handoff.ts`): applied once its calls are done. */
+  handoff: Handoff | null;
 }
 
 /** What goes back to the model for one tool call. `failed` marks a tool error (fatal with toolErrorsAreFatal). */
@@ -163,10 +167,10 @@ class StepStopped extends Error {
   }
 }
 
-/** One approved call: the tool-call cap, then the tool activity or the research child, traced. */
+/** One approved call: the tool-call cap, then the call (`callTool`), traced. */
 async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
-  const { run, limits, input } = step;
-  const { call, contract, args } = p;
+  const { run, limits } = step;
+  const { call, contract } = p;
   const runKey = step.old.providerCallKeys ? run.legacyRunKey(call.id) : p.callKey;
   if (limits.maxToolCalls !== undefined && run.state.toolRuns >= limits.maxToolCalls) return interrupted({ type: 'max_tool_calls' });
   run.toolStarted(runKey, { toolName: contract.name, callKey: p.callKey, toolCallId: call.id, args: p.shownArgs });
@@ -174,14 +178,7 @@ async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
   let outcome: ToolOutcome | null = null;
   try {
     // Under the call's span (when tracing): its activity or child run is traced as the call's child.
-    const called = await run.spans.within(p.callKey, () =>
-      contract.execution === 'child-run'
-        ? runResearch(step, runKey, p.callKey, String(args.question))
-        : throughStoreOutages(run, p.callKey, limits.maxStoreOutageMs, () =>
-            // `callKey` too: the name workers before v0.7 read the run key under (a rolling deploy runs both).
-            toolActivity(contract).runTool({ runId: run.runId, runKey, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) }),
-          ),
-    );
+    const called = await run.spans.within(p.callKey, () => callTool(step, p, runKey));
     if (isStop(called)) return called;
     outcome = called;
   } catch (error) {
@@ -193,4 +190,22 @@ async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
   }
   const { ok, content } = outcome;
   return { content: p.warning ? withWarning(content, p.warning) : content, failed: !ok };
+}
+
+/** Where a call runs: its tool activity, a child run (research, another agent), or the workflow itself (a handoff). */
+async function callTool(step: ToolStep, { call, contract, args, callKey }: ToRun, runKey: string): Promise<ToolOutcome | Stop> {
+  const { run, limits, input } = step;
+  switch (contract.execution) {
+    case 'handoff':
+      return { ...(await askHandoff(step, handoffTargetOf(contract)!, callKey)), ms: 0 };
+    case 'child-run': {
+      const agent = agentOfTool(contract);
+      return agent ? runSubAgent(step, runKey, callKey, agent, String(args.task)) : runResearch(step, runKey, callKey, String(args.question));
+    }
+    default:
+      return throughStoreOutages(run, callKey, limits.maxStoreOutageMs, () =>
+        // `callKey` too: the name workers before v0.7 read the run key under (a rolling deploy runs both).
+        toolActivity(contract).runTool({ runId: run.runId, runKey, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) }),
+      );
+  }
 }

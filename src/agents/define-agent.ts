@@ -25,6 +25,8 @@ export interface AgentDefinition {
   name: string;
   /** The system prompt. */
   instructions: string;
+  /** One line on what it is for: what another agent reads when it may call it or hand over to it. */
+  description?: string;
   /** The model a run uses unless it names one (and `allow.model` lets it). */
   model?: string;
   /** The tools it may use, by name (built-in, the worker's own, MCP); default: every tool the worker offers. */
@@ -35,6 +37,13 @@ export interface AgentDefinition {
   outputSchema?: Record<string, unknown>;
   modelCall?: ModelCall;
   allow?: AgentAllowance;
+  /**
+   * Agents it may call as tools (`ask_<name>`, with a `task`): each call is a child run of that agent, with
+   * its own tools, limits and approvals; its spend counts against this run's budget.
+   */
+  subAgents?: string[];
+  /** Agents it may hand the conversation to (`transfer_to_<name>`): the same run goes on under their settings. */
+  handoffs?: string[];
 }
 
 /** An agent and the tools of its own that its worker runs (`createAgentWorker({ agents })` adds them). */
@@ -44,9 +53,13 @@ export interface Agent extends AgentDefinition {
 }
 
 /** What `defineAgent` takes: the definition, its tools given by name or as the tools themselves. */
-export type AgentOptions = Omit<AgentDefinition, 'tools'> & {
+export type AgentOptions = Omit<AgentDefinition, 'tools' | 'subAgents' | 'handoffs'> & {
   /** Tools by name, or the tools themselves (`defineTool`): the worker runs those. */
   tools?: readonly (string | Tool)[];
+  /** Agents it may call as tools, by name or as agents (give the worker those agents too). */
+  subAgents?: readonly (string | AgentDefinition)[];
+  /** Agents it may hand the conversation to, by name or as agents (give the worker those agents too). */
+  handoffs?: readonly (string | AgentDefinition)[];
 };
 
 const AGENT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -67,13 +80,20 @@ const AGENT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export function defineAgent(options: AgentOptions): Agent {
   if (!AGENT_NAME.test(options.name)) throw new Error(`Agent name "${options.name}" is invalid: use 1-64 letters, digits, "_" or "-".`);
   if (!options.instructions.trim()) throw new Error(`Agent "${options.name}" has no instructions: say what it is for and how it should work.`);
-  const { tools, ...rest } = options;
+  const { tools, subAgents, handoffs, ...rest } = options;
   const ownTools = (tools ?? []).filter((t): t is Tool => typeof t !== 'string');
-  return { ...rest, ...(tools ? { tools: tools.map((t) => (typeof t === 'string' ? t : t.name)) } : {}), ownTools };
+  const names = (agents: readonly (string | AgentDefinition)[]) => agents.map((a) => (typeof a === 'string' ? a : a.name));
+  return {
+    ...rest,
+    ...(tools ? { tools: tools.map((t) => (typeof t === 'string' ? t : t.name)) } : {}),
+    ...(subAgents?.length ? { subAgents: names(subAgents) } : {}),
+    ...(handoffs?.length ? { handoffs: names(handoffs) } : {}),
+    ownTools,
+  };
 }
 
 /** The JSON part of an agent (what a run learns). */
 export function agentDefinition(agent: AgentDefinition): AgentDefinition {
-  const { name, instructions, model, tools, limits, policy, outputSchema, modelCall, allow } = agent;
-  return JSON.parse(JSON.stringify({ name, instructions, model, tools, limits, policy, outputSchema, modelCall, allow })) as AgentDefinition;
+  const { name, instructions, description, model, tools, limits, policy, outputSchema, modelCall, allow, subAgents, handoffs } = agent;
+  return JSON.parse(JSON.stringify({ name, instructions, description, model, tools, limits, policy, outputSchema, modelCall, allow, subAgents, handoffs })) as AgentDefinition;
 }

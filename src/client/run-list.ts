@@ -54,13 +54,16 @@ export function wantedStatuses(filter: RunFilter): RunStatus[] | null {
 }
 
 /**
- * The visibility query for `filter` on `taskQueue` (top-level runs only). With `agentAttributes` the
+ * The visibility query for `filter` on `taskQueue`: top-level runs, and when the filter asks for runs that
+ * wait for a person, child runs too (an agent called as a tool may wait for an approval; its summary names
+ * its parent). With `agentAttributes` the
  * query narrows by AgentStatus/AgentPendingTool but keeps runs that lack them; without, it narrows by
  * ExecutionStatus alone (for a server where those attributes are not registered).
  */
 export function runListQuery(taskQueue: string, filter: RunFilter, options: { agentAttributes: boolean }): string {
-  const clauses = [`WorkflowType = ${quote(AGENT_WORKFLOW_TYPE)}`, `TaskQueue = ${quote(taskQueue)}`, 'ParentWorkflowId IS NULL'];
+  const clauses = [`WorkflowType = ${quote(AGENT_WORKFLOW_TYPE)}`, `TaskQueue = ${quote(taskQueue)}`];
   const statuses = wantedStatuses(filter);
+  if (!statuses?.every((s) => WAITING_STATUSES.includes(s))) clauses.push('ParentWorkflowId IS NULL');
   if (statuses) {
     const execution = executionClause(statuses);
     if (!options.agentAttributes) {
@@ -118,6 +121,7 @@ export function toRunSummary(info: WorkflowExecutionInfo, queried: RunState | nu
     turns: state?.totalTurns ?? live?.turns ?? null,
     costUsd: state?.totalCostUsd ?? live?.totalCostUsd ?? null,
     pending: state?.pending ?? live?.pending ?? null,
+    ...(info.parentExecution?.workflowId ? { parentRunId: info.parentExecution.workflowId } : {}),
   };
 }
 

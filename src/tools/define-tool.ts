@@ -53,9 +53,9 @@ export interface ToolContract<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   claims?: ClaimSpec;
   /**
    * `activity`: `run` executes on a worker. `child-run`: the workflow starts a sub-agent run instead.
-   * `user-input`: the workflow asks the user and waits for the answer.
+   * `user-input`: the workflow asks the user and waits for the answer. `handoff`: another agent takes over the run.
    */
-  execution: 'activity' | 'child-run' | 'user-input';
+  execution: 'activity' | 'child-run' | 'user-input' | 'handoff';
 }
 
 /** What a tool's `run` is given besides its arguments: the run's cancel signal, progress, idempotency key, call key and workspace. */

@@ -2,6 +2,7 @@
  * The run input: one zod schema, and the types derived from it. The client validates with it before any
  * workflow starts; the workflow reads the types. Each limit is defined once (payload-bounds.ts).
  */
+import type { AgentRef } from '../agents/agent-tools.ts';
 import { z } from 'zod';
 import { MAX_GOAL_CHARS, MAX_SYSTEM_CHARS } from './payload-bounds.ts';
 import { REPLAY_TOOL_MODES } from './replay.ts';
@@ -117,5 +118,18 @@ export const runInputSchema = z
 /** What starts a run: the goal, the model, and optionally its tools, limits, policy, workspace, output schema and more. */
 export type RunInput = z.infer<typeof runInputSchema>;
 
-/** A run input with its agent applied (`workflows/run-agent.ts`): the model is known. */
-export type ResolvedRunInput = Omit<RunInput, 'agent'> & { model: string };
+/**
+ * A run input with its agent applied (`workflows/run-agent.ts`): the model is known, and for an agent's run,
+ * which agent is in charge and the agents it may call or hand over to. It is what continue-as-new carries.
+ */
+export type ResolvedRunInput = Omit<RunInput, 'agent'> & { model: string } & AgentRunFields;
+
+/** What the workflow keeps of an agent's run (never set by a client: a run names an agent with `agent`). */
+export interface AgentRunFields {
+  /** The agent in charge (the one the run named, or the last one it was handed to). */
+  agentName?: string;
+  subAgents?: AgentRef[];
+  handoffs?: AgentRef[];
+  /** A child run of another agent: it may spend at most this (what its parent had left). */
+  budgetCapUsd?: number;
+}

@@ -27,11 +27,13 @@ export const interruptionSchema = z.discriminatedUnion('type', [
 
 export const usageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number() });
 
-/** A research sub-agent run started by this run (a child workflow). */
+/** A child run started by this run (a child workflow): a research run, or another agent called as a tool. */
 export const childRunSummarySchema = z.object({
   runId: z.string(),
   callKey: z.string(),
   question: z.string(),
+  /** The agent the child runs (`ask_<agent>`); absent for research runs. */
+  agent: z.string().optional(),
   status: runStatusSchema,
   turns: z.number(),
   /** The child's spend including its own children. */
@@ -69,7 +71,12 @@ export const receiptEntrySchema = z.object({
   outcome: z.enum(RECEIPT_OUTCOMES),
   /** The error, the rejection reason ("no reason" when none was given), the denial, or why it did not run. */
   detail: z.string().optional(),
+  /** The agent in charge when the call was made (runs that name an agent). */
+  agent: z.string().optional(),
 });
+
+/** From which turn an agent was in charge of the run (the first entry: the agent it named; then one per handoff). */
+export const agentTurnSchema = z.object({ agent: z.string(), fromTurn: z.number(), callKey: z.string().optional() });
 
 /** A claim in the final answer that the receipt contradicts. */
 export const claimWarningSchema = z.object({
@@ -90,6 +97,10 @@ export const runStateSchema = z.object({
   runId: z.string(),
   goal: z.string(),
   model: z.string(),
+  /** The agent in charge now (runs that name an agent). */
+  agent: z.string().optional(),
+  /** Who was in charge of which turns: the agent the run named, then one entry per handoff. */
+  agentTurns: z.array(agentTurnSchema).optional(),
   status: runStatusSchema,
   reason: z.enum(STOP_REASONS).nullable(),
   interruption: interruptionSchema
@@ -138,4 +149,6 @@ export const runSummarySchema = z.object({
   costUsd: z.number().nullable(),
   /** What the run waits for, when it waits (from its state). */
   pending: pendingSchema.nullable(),
+  /** The run this one is a child of (an agent called as a tool): deciding its approval resumes that run's call. */
+  parentRunId: z.string().optional(),
 });

@@ -13,7 +13,11 @@ export type TraceEvent =
       finish: string;
       /** How long the model call took, as the activity measured it (traces written before v0.5 lack it). */
       ms?: number;
+      /** The agent in charge of the turn (runs that name an agent). */
+      agent?: string;
     }
+  /** `to` takes over the run from the next turn (`transfer_to_<to>`, called by `from` as `callKey`). */
+  | { type: 'handoff'; from: string; to: string; callKey: string; turn: number }
   /** `callKey` is the harness's key for the call (unique in the run); `toolCallId` is the provider's id. */
   | { type: 'tool_start'; toolName: string; callKey: string; toolCallId: string; args: string }
   | { type: 'tool_progress'; toolName: string; callKey: string; label: string }

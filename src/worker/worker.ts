@@ -12,6 +12,7 @@ import type { Tool, ToolContract } from '../tools/define-tool.ts';
 import { builtinTools, createToolRegistry } from '../tools/registry.ts';
 import { definitionOf, readableDefinition, type ToolDefinition } from '../tools/tool-definition.ts';
 import { agentDefinition, type Agent } from '../agents/define-agent.ts';
+import { MAX_LINKED_AGENT_NAME } from '../agents/agent-tools.ts';
 import type { ScriptedModelServer } from '../scripted-model/server.ts';
 import { TASK_QUEUE } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
@@ -220,6 +221,7 @@ function withAgentTools(tools: readonly Tool[], agents: readonly Agent[]): Tool[
   const all = [...tools];
   const names = new Set(agents.map((a) => a.name));
   if (names.size !== agents.length) throw new WorkerConfigError('Two agents given to the worker have the same name: give each its own.');
+  checkAgentLinks(agents);
   for (const tool of agents.flatMap((a) => a.ownTools)) {
     const same = all.find((t) => t.name === tool.name);
     if (same === tool) continue;
@@ -227,6 +229,18 @@ function withAgentTools(tools: readonly Tool[], agents: readonly Agent[]): Tool[
     all.push(tool);
   }
   return all;
+}
+
+/** Every agent an agent calls or hands over to is given to this worker too, with a name short enough for its tool. */
+function checkAgentLinks(agents: readonly Agent[]): void {
+  for (const agent of agents) {
+    for (const [what, linked] of [['subAgents', agent.subAgents], ['handoffs', agent.handoffs]] as const) {
+      for (const name of linked ?? []) {
+        if (!agents.some((a) => a.name === name)) throw new WorkerConfigError(`Agent "${agent.name}" names "${name}" in ${what}, but the worker is not given that agent: add it to \`agents\`.`);
+        if (name.length > MAX_LINKED_AGENT_NAME) throw new WorkerConfigError(`Agent "${agent.name}" names "${name}" in ${what}: an agent it calls or hands over to needs a name of at most ${MAX_LINKED_AGENT_NAME} characters (it becomes a tool name).`);
+      }
+    }
+  }
 }
 
 /**

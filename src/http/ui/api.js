@@ -132,7 +132,15 @@ export function pendingCard(run, me, done) {
     p.kind === 'approval' ? riskBadge(p.risk) : el('span', { class: 'badge status-waiting_input' }, 'needs an answer'),
     el('span', { class: 'waiting', 'data-since': p.requestedAt, title: p.requestedAt }, `waiting ${ago(p.requestedAt)}`),
   );
-  const goal = el('p', { class: 'goal' }, el('a', { href: `/ui/runs/${encodeURIComponent(run.runId)}` }, run.runId), ' — ', run.goal ?? '');
+  const goal = el(
+    'p',
+    { class: 'goal' },
+    el('a', { href: `/ui/runs/${encodeURIComponent(run.runId)}` }, run.runId),
+    // A child run (an agent called as a tool): deciding here resumes its parent's call.
+    run.parentRunId ? el('span', { class: 'parent' }, ' (for ', el('a', { href: `/ui/runs/${encodeURIComponent(run.parentRunId)}` }, run.parentRunId), ')') : '',
+    ' — ',
+    run.goal ?? '',
+  );
   const card = el('article', { class: 'card pending', dataset: { runId: run.runId, callKey: p.callKey } }, head, goal);
   if (p.kind === 'approval') {
     card.append(

@@ -43,6 +43,7 @@ function renderState() {
   $('goal').textContent = s.goal;
   $('meta').replaceChildren(
     el('code', {}, s.model),
+    s.agentTurns?.length ? ` · ${agentsInCharge(s.agentTurns)}` : '',
     ` · started ${new Date(s.startedAt).toLocaleString([], { hour12: false })}`,
     s.progress && !TERMINAL.has(s.status) ? el('span', { class: 'progress-label' }, ` · ${s.progress}`) : '',
   );
@@ -78,10 +79,15 @@ function renderState() {
   $('cancel').hidden = TERMINAL.has(s.status) || !me?.can('operator');
 }
 
-/** One side-effect call as the run's receipt records it (what really happened, not what the model said). */
+/** One side-effect call as the run's receipt records it (what really happened, not what the model said), and the agent that made it. */
 function receiptItem(entry) {
   const args = Object.values(entry.args).join(' ');
-  return el('li', {}, el('span', { class: `outcome-${entry.outcome}` }, entry.outcome.replace('_', ' ')), ' ', el('code', {}, entry.tool), args ? ` ${args}` : '', entry.detail ? ` — ${entry.detail}` : '');
+  return el('li', {}, el('span', { class: `outcome-${entry.outcome}` }, entry.outcome.replace('_', ' ')), ' ', el('code', {}, entry.tool), args ? ` ${args}` : '', entry.detail ? ` — ${entry.detail}` : '', entry.agent ? el('span', { class: 'agent' }, ` (by ${entry.agent})`) : '');
+}
+
+/** Who was in charge of which turns: `agent support turns 1–2 → billing from turn 3`. */
+function agentsInCharge(turns) {
+  return turns.map((t, i) => (i + 1 < turns.length ? `${t.agent} turns ${t.fromTurn}–${turns[i + 1].fromTurn - 1}` : `${t.agent} from turn ${t.fromTurn}`)).join(' → ');
 }
 
 function stat(label, value, sub, fraction) {
@@ -167,7 +173,10 @@ function render(id, e) {
       break;
     }
     case 'turn':
-      row('turn', el('span', { class: 'tag' }, `turn ${e.turn}`), `${e.prompt_tokens.toLocaleString()} in · ${e.completion_tokens.toLocaleString()} out · ${money(e.costUsd)} · ${e.finish}`);
+      row('turn', el('span', { class: 'tag' }, `turn ${e.turn}`), e.agent ? el('span', { class: 'agent' }, `${e.agent} · `) : '', `${e.prompt_tokens.toLocaleString()} in · ${e.completion_tokens.toLocaleString()} out · ${money(e.costUsd)} · ${e.finish}`);
+      break;
+    case 'handoff':
+      row('wait', el('span', { class: 'tag' }, '⇄ handoff'), `${e.from} → ${e.to} from turn ${e.turn + 1} `, call());
       break;
     case 'tool_start':
       row('tool', el('span', { class: 'tag' }, '▶ tool'), el('code', {}, e.toolName), ' ', el('code', { class: 'args-inline' }, e.args), ' ', call(), el('span', { class: 'progress', dataset: { progressFor: e.callKey } }, el('span', { class: 'label' })));
