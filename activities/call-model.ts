@@ -31,6 +31,8 @@ export interface CallModelInput {
   withMcpTools?: boolean;
   /** A local call only (its workflow's timer cannot reach it): when the run's wall time is up, epoch ms. */
   wallDeadlineMs?: number;
+  /** Return the digest of what the worker offers (`ModelReply.offerDigest`): the first call of each execution asks. */
+  withOfferDigest?: boolean;
 }
 
 export interface CallModelDeps {
@@ -45,9 +47,11 @@ export interface CallModelDeps {
   mcpTool?: (name: string) => { name: string; description: string; inputSchema: Record<string, unknown> } | undefined;
   /** The worker's own and MCP tools now, as runs learn them (`mcpTools`). */
   workerCatalog?: () => readonly ToolDefinition[];
+  /** The digest of what the worker offers (its publication in the store). */
+  offerDigest?: string;
 }
 
-export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool, workerCatalog }: CallModelDeps) {
+export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool, workerCatalog, offerDigest }: CallModelDeps) {
   const toolSchemas = new Map<string, ChatCompletionTool>();
   for (const contract of contracts.values()) {
     toolSchemas.set(contract.name, {
@@ -94,7 +98,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
         ? await streamed(model, request, signal, (text) => deltas.push(text))
         : await unary(model, request, signal);
       checkReplySize(reply.message);
-      return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}) };
+      return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}), ...(input.withOfferDigest && offerDigest ? { offerDigest } : {}) };
     } catch (error) {
       // Stopped by the announced stop: the activity ends cancelled once Temporal cancels it too.
       if (heartbeats?.signal.aborted) await heartbeats.untilTemporalCancels('The model call');

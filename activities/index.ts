@@ -35,6 +35,8 @@ export interface ActivityDeps {
   store: AgentStore;
   /** The worker's MCP servers (null: none configured). */
   mcp?: McpPool | null;
+  /** The digest of what this worker offers (tools and agents, as published to the store): each run records the one it was served by. */
+  offerDigest?: string;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -49,6 +51,7 @@ export function createActivities(deps: ActivityDeps) {
       store: deps.store,
       mcpTool: (name) => deps.mcp?.definition(name),
       workerCatalog: () => [...(deps.ownTools ?? []), ...(deps.mcp?.catalog().definitions ?? [])],
+      ...(deps.offerDigest ? { offerDigest: deps.offerDigest } : {}),
     }),
     // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
     mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),

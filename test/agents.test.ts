@@ -44,6 +44,9 @@ test('a run naming an agent gets its instructions, model, tools and limits; its 
   const result = await h.agents.result(runId);
   assert.equal(result.status, 'completed', result.error ?? '');
   assert.equal(refundsIn(h.workspace).length, before + 1);
+  const served = await h.agents.getState(runId);
+  const offers = await h.store.listWorkerOffers();
+  assert.ok(served.offerDigest && offers.some((o) => o.digest === served.offerDigest), `the run records the digest of what its worker offered (${served.offerDigest ?? 'none'})`);
   const first = requestsFor(goal)[0]!;
   assert.equal(first.body.messages[0]?.content, INSTRUCTIONS, "the agent's instructions are the system prompt");
   assert.deepEqual(first.body.tools?.map((t) => t.function.name), ['lookup_order', 'refund_order'], "the agent's tools, and only those");

@@ -118,6 +118,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
           toolNames: [...loop.offered.keys()],
           stream: input.stream ?? true,
           ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
+          ...(run.offerDigest === undefined ? { withOfferDigest: true } : {}),
         },
         limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
       ),
@@ -129,6 +130,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
       addWorkerTools(loop.offered, reply.mcpTools ?? []);
       loop.mcpWithModelCall = false;
     }
+    if (reply.offerDigest) run.servedBy(reply.offerDigest);
     // The reply's cost is counted before anything else happens with it.
     run.countTurn(reply, loop.price);
     run.record(reply.message);

@@ -68,6 +68,8 @@ export class LoopState {
   private progressOf: string | null = null;
   /** Why the run is being cancelled, when the canceller said (sent right before the cancel request). */
   private cancelledBecause: string | null = null;
+  /** Whether this execution has learned the serving worker's offer digest (`servedBy`). */
+  private digestKnown = false;
   /** What the server shows of the run without a worker (memo, search attributes). */
   private readonly live: LiveState;
   /** OpenTelemetry spans made from the trace events (nothing when the worker does not trace). */
@@ -403,6 +405,18 @@ export class LoopState {
       ms: reply.modelMs,
       ...(state.agent ? { agent: state.agent } : {}),
     });
+  }
+
+  /** The digest of what the worker serving this execution offers, once known (asked for with the first model call). */
+  get offerDigest(): string | undefined {
+    return this.digestKnown ? this.runState.offerDigest : undefined;
+  }
+
+  servedBy(digest: string): void {
+    this.digestKnown = true;
+    if (this.runState.offerDigest === digest) return;
+    this.runState.offerDigest = digest;
+    this.touch();
   }
 
   /** `to` takes over from the next turn: the conversation goes on under its instructions (a system message says so). */

@@ -101,6 +101,11 @@ export const runStateSchema = z.object({
   agent: z.string().optional(),
   /** Who was in charge of which turns: the agent the run named, then one entry per handoff. */
   agentTurns: z.array(agentTurnSchema).optional(),
+  /**
+   * The digest of what the worker that served the run offered (its tools and agents, as `GET /agents` shows
+   * per worker), from the first model call of each execution; absent for runs served before workers published one.
+   */
+  offerDigest: z.string().optional(),
   status: runStatusSchema,
   reason: z.enum(STOP_REASONS).nullable(),
   interruption: interruptionSchema

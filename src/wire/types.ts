@@ -171,6 +171,8 @@ export interface ModelReply {
   modelMs: number;
   /** Asked for (`withMcpTools`): the worker's MCP tools the model was offered besides `toolNames` (absent: none). */
   mcpTools?: ToolDefinition[];
+  /** Asked for (`withOfferDigest`): the digest of what the serving worker offers (tools and agents). */
+  offerDigest?: string;
 }
 
 export interface ToolOutcome {

@@ -177,6 +177,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       contracts: new Map<string, ToolContract>([...contractsByName, ...own.map((t) => [t.name, t] as const)]),
       ownTools,
       agents: (options.agents ?? []).map(agentDefinition),
+      offerDigest: offer.digest,
       tools,
       defaultWorkspace: options.workspace,
       workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
