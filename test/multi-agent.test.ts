@@ -7,30 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { defineAgent } from '../src/agents/define-agent.ts';
 import { builtinTools } from '../src/tools/registry.ts';
 import { agentChildRunId } from '../src/wire/run-ids.ts';
 import { eventually } from './helpers/eventually.ts';
-import { startHarness, scenario, type Harness } from './helpers/harness.ts';
-import { lookupOrder, refundOrder, refundsIn } from './helpers/order-tools.ts';
-
-const model = scenario('agents-together.ts');
-const support = defineAgent({ name: 'support', description: 'refunds orders', instructions: 'You help customers with refunds.', model, tools: [lookupOrder, refundOrder], limits: { maxTurns: 5 } });
-const triage = defineAgent({ name: 'triage', instructions: 'You triage requests and give each to the right agent.', model, tools: [], subAgents: [support] });
-const billing = defineAgent({
-  name: 'billing',
-  instructions: 'You handle billing questions.',
-  model,
-  tools: [lookupOrder],
-  // Billing's own policy: every lookup waits for a person (front's does not).
-  policy: { requireApproval: ['lookup_order'] },
-  handoffs: ['front'],
-});
-const front = defineAgent({ name: 'front', instructions: 'You answer customers and hand billing questions over.', model, tools: [lookupOrder], handoffs: [billing] });
+import { startHarness, type Harness } from './helpers/harness.ts';
+import { refundsIn } from './helpers/order-tools.ts';
+import { billing, front, TEAM } from './helpers/team-agents.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness('multi-agent', { tools: (ledger) => builtinTools(ledger), agents: [support, triage, billing, front], modelProxy: true });
+  h = await startHarness('multi-agent', { tools: (ledger) => builtinTools(ledger), agents: TEAM, modelProxy: true });
 });
 after(() => h.replayAndClose());
 

@@ -10,17 +10,23 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import proto from '@temporalio/proto';
 import { PROJECT_ROOT } from '../src/paths.ts';
+import { agentChildRunId } from '../src/wire/run-ids.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness } from './helpers/harness.ts';
 import { collectHistories, executionsOf, type ExecutionHistory } from './helpers/histories.ts';
 import { spawnWorker } from './helpers/worker-process.ts';
+import { builtinTools } from '../src/tools/registry.ts';
+import { lookupOrder, refundOrder } from './helpers/order-tools.ts';
+import { TEAM } from './helpers/team-agents.ts';
+import type { RunInput } from '../src/wire/run-input.ts';
 
 const label = process.argv[2];
 if (!label) throw new Error('usage: node test/record-histories.ts <label>');
 const dir = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories', label);
 mkdirSync(dir, { recursive: true });
 
-const h = await startHarness('record');
+// The worker has a team's own tools and agents too (runs that name none of them record as before).
+const h = await startHarness('record', { tools: (ledger) => [...builtinTools(ledger), lookupOrder, refundOrder], agents: TEAM });
 const goal = 'Which log file mentions a timeout?';
 const recorded: Record<string, string> = {};
 const NO_REPETITION_STOPS = { maxRepeatedCalls: 0, maxStaleTurns: 0 };
@@ -74,12 +80,34 @@ try {
   await h.agents.result(research.runId);
   recorded['cancel-research'] = research.runId;
 
+  // A team's own tools and agents: each run waits for a person, who approves (or the run is cancelled).
+  const refund = 'A customer wants order A1 refunded.';
+  const approveOnce = async (name: string, input: Omit<RunInput, 'workspace'>, waiter?: (runId: string) => string, cancel = false) => {
+    const { runId } = await h.agents.startRun({ ...input, workspace: h.workspace });
+    const waiting = waiter?.(runId) ?? runId;
+    const state = await eventually(async () => {
+      const s = await h.agents.getState(waiting).catch(() => null);
+      return s?.pending?.kind === 'approval' ? s : undefined;
+    }, `${name} to wait for approval`);
+    if (cancel) await h.agents.cancelRun(runId, 'the customer changed their mind');
+    else await h.agents.approve(waiting, { callKey: state.pending!.callKey, argsHash: (state.pending as { argsHash: string }).argsHash });
+    await h.agents.result(runId);
+    recorded[name] = runId;
+  };
+  await approveOnce('user-tools', { goal: refund, model: scenario('refund.ts'), tools: ['lookup_order', 'refund_order'] });
+  await approveOnce('agent', { agent: 'support', goal: refund });
+  await approveOnce('agent-as-tool', { agent: 'triage', goal: refund }, (runId) => agentChildRunId(runId, 't1.1'));
+  await approveOnce('agent-as-tool-cancelled', { agent: 'triage', goal: refund }, (runId) => agentChildRunId(runId, 't1.1'), true);
+  await approveOnce('handoff-and-back', { agent: 'front', goal: 'How much did I pay for order A1?' });
+
   // A crash retry: the worker process is killed while a tool runs; another worker retries the tool.
   await h.stopWorker();
   const doomed = await spawnWorker(h);
   const crash = await h.agents.startRun({ goal, model: 'scripted:slow-scan', workspace: h.workspace });
   await h.waitForState(crash.runId, (s) => /^scanned \d+ of/.test(s.progress ?? ''), 'the scan to be under way');
   await doomed.kill();
+  // The killed worker (built-in tools only) stays published until its offer ages out: this is a rolling deploy.
+  process.env.AGENT_ROLLING_DEPLOY = '1';
   await h.startWorker();
   await h.agents.result(crash.runId);
   recorded['crash-retry'] = crash.runId;

@@ -107,6 +107,18 @@ test('the v0.4 set holds continue-as-new steps, research children, a crash retry
   assert.equal(activities(old.history, 'runTool')[0]?.closed, null);
 });
 
+test("the v0.7 set holds a team's own tools, an agent, an agent called as a tool (approved, and cancelled) and a handoff and back", () => {
+  const v7 = fixtures.filter((f) => f.set.startsWith('v0.7-'));
+  const named = (name: string) => v7.find((f) => f.name === name);
+  for (const name of ['user-tools', 'agent', 'agent-as-tool', 'agent-as-tool.child', 'agent-as-tool-cancelled', 'agent-as-tool-cancelled.child', 'handoff-and-back']) assert.ok(named(name), name);
+  const result = (name: string) => payloadJson(named(name)!.history.events!.at(-1)!.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0]) as { status: string } | undefined;
+  assert.equal(result('agent-as-tool')?.status, 'completed');
+  assert.equal(result('handoff-and-back')?.status, 'completed');
+  assert.equal(named('agent-as-tool-cancelled')!.history.events!.at(-1)!.eventType, proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED);
+  // The cancelled child's spend was read from its memo (a local activity) before the parent ended.
+  assert.equal(localActivities(named('agent-as-tool-cancelled')!.history, 'childTotals').length, 1);
+});
+
 test('from v0.6, an execution records one change marker (and one TemporalChangeVersion upsert), not one per change', () => {
   const v6 = fixtures.filter((f) => f.set.startsWith('v0.6-'));
   assert.ok(v6.length > 20);
