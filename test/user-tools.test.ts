@@ -8,11 +8,12 @@ import { after, before, test } from 'node:test';
 import { builtinTools } from '../src/tools/registry.ts';
 import { startHarness, scenario, type Harness } from './helpers/harness.ts';
 import { activities, localActivities } from './helpers/histories.ts';
-import { lookupOrder, refundOrder, refundsIn } from './helpers/order-tools.ts';
+import { lookupOrder, refundOrder, refundsIn, slowRefund, slowRefundLog } from './helpers/order-tools.ts';
+import { spawnWorker } from './helpers/worker-process.ts';
 
 let h: Harness;
 before(async () => {
-  h = await startHarness('user-tools', { tools: (ledger) => [...builtinTools(ledger), lookupOrder, refundOrder], modelProxy: true });
+  h = await startHarness('user-tools', { tools: (ledger) => [...builtinTools(ledger), lookupOrder, refundOrder, slowRefund], modelProxy: true });
 });
 after(() => h.replayAndClose());
 
@@ -87,4 +88,54 @@ test('a run naming a tool no worker offers fails at once, naming the tools there
   assert.equal(result.status, 'failed');
   assert.match(result.error ?? '', /^Unknown tool "get_weather" in the run input: no worker on this task queue offers it\. Tools there are: .*read_file.*lookup_order, refund_order/);
   assert.equal(h.model.exchanges.filter((x) => x.body.messages[1]?.content === 'What is the weather?').length, 0, 'the model was never asked');
+});
+
+const SLOW_REFUND = { goal: 'Refund order B2 through the provider.', model: scenario('slow-refund.ts'), tools: ['slow_refund'], policy: { mediumQuota: 5 } };
+
+test("cancelling a run stops a team's own tool while it runs: its signal aborts, and the receipt says its effect is unknown", async () => {
+  const { runId } = await h.agents.startRun({ ...SLOW_REFUND, workspace: h.workspace });
+  await h.waitForState(runId, (s) => /waiting for the provider/.test(s.progress ?? ''), 'the refund to be under way');
+  await h.agents.cancelRun(runId, 'wrong order');
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'interrupted');
+  const key = `${runId}:t1.1`;
+  assert.deepEqual(
+    slowRefundLog(h.workspace).filter((l) => l.endsWith(key)),
+    [`refunded ${key}`, `aborted ${key}`],
+    "the tool saw the cancel through ctx.signal and stopped",
+  );
+  const state = await h.agents.getState(runId);
+  assert.deepEqual(
+    state.receipt.map((e) => [e.tool, e.outcome]),
+    [['slow_refund', 'interrupted']],
+  );
+});
+
+test("a team's own tool whose worker is killed mid-call is retried on another worker under the same idempotency key: the refund happens once", async () => {
+  await h.stopWorker();
+  const doomed = await spawnWorker(h, h.address, { script: 'order-worker.ts' });
+  let restarted = false;
+  try {
+    const { runId } = await h.agents.startRun({ ...SLOW_REFUND, workspace: h.workspace });
+    await h.waitForState(runId, (s) => /waiting for the provider/.test(s.progress ?? ''), 'the refund to be under way on the doomed worker');
+    await doomed.kill();
+    await h.startWorker();
+    restarted = true;
+    const result = await h.agents.result(runId);
+    assert.equal(result.status, 'completed', result.error ?? '');
+    const key = `${runId}:t1.1`;
+    assert.deepEqual(
+      refundsIn(h.workspace).filter((r) => r.key === key),
+      [{ key, orderId: 'B2', amount: 45 }],
+      'one refund under the call\'s key, though the tool ran twice',
+    );
+    assert.match(result.output ?? '', /already refunded/, 'the retry found the refund its key had made');
+    const attempts = activities((await h.histories()).find((x) => x.workflowId === runId)!.history, 'runTool').map((a) => a.attempt);
+    assert.deepEqual(attempts, [2], 'one tool activity, completed on its second attempt');
+  } finally {
+    if (!restarted) {
+      await doomed.kill();
+      await h.startWorker();
+    }
+  }
 });

@@ -4,6 +4,7 @@
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.ts';
 
@@ -40,5 +41,43 @@ export const refundOrder = defineTool({
     if (refundsIn(ctx.workspace).some((r) => r.key === ctx.idempotencyKey)) return `Order ${orderId} was already refunded.`;
     appendFileSync(path.join(ctx.workspace, 'refunds.jsonl'), JSON.stringify({ key: ctx.idempotencyKey, orderId, amount }) + '\n');
     return Promise.resolve(`Refunded ${amount} on order ${orderId}.`);
+  },
+});
+
+/** What `slow_refund` did, one line each (`refunded <key>`, `aborted <key>`), in `workspace`. */
+export function slowRefundLog(workspace: string): string[] {
+  const file = path.join(workspace, 'slow-refund.log');
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/**
+ * A refund through a slow payment provider: the refund is made at once (once per idempotency key, as a
+ * provider that honours the key does), then the tool waits 5 s for the provider's confirmation, reporting
+ * progress and stopping when the run is cancelled.
+ */
+export const slowRefund = defineTool({
+  name: 'slow_refund',
+  description: 'Refund an order through the slow payment provider (takes a few seconds).',
+  input: z.object({ orderId: z.string().min(1), amount: z.number().positive() }),
+  risk: 'medium',
+  idempotent: true,
+  timeoutMs: 60_000,
+  run: async ({ orderId, amount }, ctx) => {
+    const log = (line: string) => appendFileSync(path.join(ctx.workspace, 'slow-refund.log'), `${line}\n`);
+    const already = refundsIn(ctx.workspace).some((r) => r.key === ctx.idempotencyKey);
+    if (!already) {
+      appendFileSync(path.join(ctx.workspace, 'refunds.jsonl'), JSON.stringify({ key: ctx.idempotencyKey, orderId, amount }) + '\n');
+      log(`refunded ${ctx.idempotencyKey}`);
+    }
+    for (let i = 1; i <= 20; i++) {
+      ctx.progress(`waiting for the provider (${i}/20)`);
+      try {
+        await sleep(250, undefined, { signal: ctx.signal });
+      } catch (error) {
+        log(`aborted ${ctx.idempotencyKey}`);
+        throw error;
+      }
+    }
+    return already ? `Order ${orderId} was already refunded; the provider confirmed it.` : `Refunded ${amount} on order ${orderId}; the provider confirmed it.`;
   },
 });

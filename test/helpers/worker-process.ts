@@ -22,10 +22,12 @@ export interface WorkerProcess {
 export interface SpawnOptions {
   /** Workflow tasks and local activities only (test/helpers/workflow-worker.ts); other activities need `startActivityWorker`. */
   workflowOnly?: boolean;
+  /** A worker script of the test's own (a file under test/helpers that logs `Worker polling task queue` once it polls). */
+  script?: string;
 }
 
 export async function spawnWorker(h: Harness, address: string = h.address, options: SpawnOptions = {}): Promise<WorkerProcess> {
-  const entry = options.workflowOnly ? [path.join(PROJECT_ROOT, 'test', 'helpers', 'workflow-worker.ts')] : [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'worker'];
+  const entry = options.script ? [path.join(PROJECT_ROOT, 'test', 'helpers', options.script)] : options.workflowOnly ? [path.join(PROJECT_ROOT, 'test', 'helpers', 'workflow-worker.ts')] : [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'worker'];
   const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,
