@@ -12,6 +12,8 @@ import { toolErrorText } from '../src/wire/failures.ts';
 import type { ToolStep } from './tool-step.ts';
 import type { ToolOutcome } from '../src/wire/types.ts';
 import { researchChildRunId } from '../src/wire/run-ids.ts';
+import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
+import { researchSummary, runStaticDetails } from '../src/wire/summaries.ts';
 
 /** Research sub-agent limits when the run sets none. */
 const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };
@@ -23,16 +25,21 @@ export async function runResearch({ run, input, limits, offered }: Pick<ToolStep
   if (maxBudgetUsd <= 0) return { ok: false, content: toolErrorText('no budget is left for research in this run'), ms: 0 };
   const childRunId = researchChildRunId(run.runId, runKey);
   run.childStarted({ runId: childRunId, callKey, question, status: 'running', turns: 0, costUsd: 0 });
+  const childLimits = { maxTurns: input.research?.maxTurns ?? RESEARCH_DEFAULTS.maxTurns, maxBudgetUsd };
+  const model = input.research?.model ?? input.model;
   const result = await wf.executeChild<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
     // Derived from this run and the call: a retried start finds the same child instead of making a second.
     workflowId: childRunId,
+    // Its line in this run's timeline and its own run's summary in Temporal's UI.
+    staticSummary: researchSummary(question),
+    staticDetails: runStaticDetails({ model, limits: { ...DEFAULT_LIMITS, ...childLimits } }),
     args: [
       {
         goal: question,
-        model: input.research?.model ?? input.model,
+        model,
         system: RESEARCH_SYSTEM_PROMPT,
         tools: researchToolNames(offered),
-        limits: { maxTurns: input.research?.maxTurns ?? RESEARCH_DEFAULTS.maxTurns, maxBudgetUsd },
+        limits: childLimits,
         ...(input.workspace ? { workspace: input.workspace } : {}),
         ...(input.stream !== undefined ? { stream: input.stream } : {}),
         // A replayed run's children replay too, with the same tool mode.
