@@ -106,7 +106,7 @@ export function runStaticDetails(run: {
 }): string {
   const { limits, policy } = run;
   const limitsLine = limits
-    ? `${limits.maxTurns} turns · $${limits.maxBudgetUsd} budget` +
+    ? `${limits.maxTurns} turns · budget ${limits.maxBudgetUsd} USD` +
       (limits.maxWallMs !== undefined ? ` · wall time ${duration(limits.maxWallMs)}` : '') +
       (limits.maxToolCalls !== undefined ? ` · ${limits.maxToolCalls} tool runs` : '')
     : `the agent's` + (run.limitsSet && Object.keys(run.limitsSet).length ? `, with ${Object.entries(run.limitsSet).map(([k, v]) => `${k} ${v}`).join(', ')}` : '');
@@ -123,7 +123,7 @@ export function runStaticDetails(run: {
     `**policy** ${policyLine}`,
     run.tools ? `**tools** ${run.tools.join(', ') || '(none)'}` : null,
   ];
-  return lines.filter((l): l is string => l !== null).join('\n');
+  return markdownList(lines.filter((l): l is string => l !== null));
 }
 
 /** The static summary and details a run starts with (`AgentClient.startRun`). */
@@ -151,7 +151,7 @@ export function runCurrentDetails(state: Readonly<RunState>, limits: Pick<RunLim
   const lines = [
     `**status** ${state.status}${state.reason ? ` (${state.reason})` : ''}`,
     `**turn** ${state.turns} of ${limits.maxTurns} · **tool runs** ${state.toolRuns}`,
-    `**cost** $${state.totalCostUsd.toFixed(6)} of $${limits.maxBudgetUsd}`,
+    `**cost** ${state.totalCostUsd.toFixed(6)} USD of ${limits.maxBudgetUsd} USD`,
   ];
   const pending = state.pending;
   if (pending?.kind === 'approval') {
@@ -162,7 +162,15 @@ export function runCurrentDetails(state: Readonly<RunState>, limits: Pick<RunLim
   const running = state.children.filter((c) => c.status === 'running').length;
   if (running) lines.push(`**research runs** ${running} running`);
   if (state.progress) lines.push(`**progress** ${oneLine(maskSecrets(state.progress))}`);
-  return lines.join('\n');
+  return markdownList(lines);
+}
+
+/**
+ * Lines as a Markdown list (the UI renders details as Markdown: single newlines would run together). No
+ * `$` anywhere in details: the UI reads text between two of them as a formula.
+ */
+function markdownList(lines: readonly string[]): string {
+  return lines.map((l) => `- ${l}`).join('\n');
 }
 
 function duration(ms: number): string {
