@@ -6,6 +6,7 @@
  */
 import { COMMANDS } from './commands.ts';
 import { AGENT, parseCli, UsageError } from './context.ts';
+import { SCHEDULE_USAGE } from './schedule-command.ts';
 
 const USAGE = `usage: ${AGENT} <command> [options]
 
@@ -25,6 +26,7 @@ const USAGE = `usage: ${AGENT} <command> [options]
   replay <file>              replay a recording with no model and print the trajectory diff  [--policy json]
                              [--limits json] [--lenient] [--tool-mode dry-run|recorded|live] [--workspace dir]
                              [--extra-approvals approve|reject] [--no-worker]
+  ${SCHEDULE_USAGE}
   list                       list runs, newest first  [--status s1,s2] [--pending] [--tool name] [--limit n]
   agents                     list the agents and tools the workers offer, per task queue (from the store)
   serve                      the HTTP API, live events and the approvals inbox  [--port n] [--host h] [--no-worker]

@@ -9,6 +9,7 @@ import { getHeapStatistics } from 'node:v8';
 import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
 import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
 import { runAndWait } from './run-and-wait.ts';
+import { scheduleCommand } from './schedule-command.ts';
 import type { Runtime } from './runtime.ts';
 import { MODEL_CALLS, type ModelCall, type RunInput } from '../wire/run-input.ts';
 import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/types.ts';
@@ -68,6 +69,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       return 0;
     }),
   replay,
+  schedule: scheduleCommand,
   list: (inv) =>
     withRuntime(NO_WORKER, async (rt) => {
       const { status, pending, tool, limit } = inv.values;

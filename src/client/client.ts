@@ -375,7 +375,8 @@ function stateFromMemo(runId: string, live: LiveRunState, started: Partial<RunMe
   };
 }
 
-function initialSearchAttributes(model: string): SearchAttributePair[] {
+/** The agent search attributes a run starts with (`workflows/live-state.ts` keeps them current). */
+export function initialSearchAttributes(model: string): SearchAttributePair[] {
   return [
     { key: AGENT_STATUS, value: 'running' },
     { key: AGENT_PENDING_TOOL, value: '' },
