@@ -5,7 +5,9 @@
  * deliberately incompatible bundle), which then finishes on v1.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../src/client/client.ts';
@@ -114,4 +116,10 @@ test('pinned runs finish on their build; new runs go to the current one; upgrade
   assert.deepEqual(await builds(stays.runId), ['v1'], 'the waiting run stayed on v1 and completed there');
   assert.deepEqual(await builds(refused.runId), ['v1'], 'the refused run finished on v1');
   assert.deepEqual(await builds(moves.runId), ['v1', 'v2'], 'the upgraded run went on on v2');
+
+  // The CLI shows a run's build.
+  const { stdout } = await promisify(execFile)(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'node'), [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'build', stays.runId], {
+    env: { ...process.env, TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: taskQueue, AGENT_DATA_DIR: h.dataDir },
+  });
+  assert.match(stdout, new RegExp(`build ${deploymentName} v1 \\(pinned\\)`));
 });

@@ -34,6 +34,10 @@ export const CLI_OPTIONS = {
   lenient: { type: 'boolean' },
   'tool-mode': { type: 'string' },
   'extra-approvals': { type: 'string' },
+  // worker, upgrade (Worker Versioning)
+  deployment: { type: 'string' },
+  'build-id': { type: 'string' },
+  versioning: { type: 'string' },
   // schedule create
   agent: { type: 'string' },
   cron: { type: 'string' },
