@@ -17,6 +17,7 @@ import { redactedUrl } from './query-credentials.ts';
 import { requestGuardHook } from './request-guard.ts';
 import { codecCorsHook, codecRoutes } from './routes/codec.ts';
 import { decisionRoutes } from './routes/decisions.ts';
+import { versioningRoutes } from './routes/versioning.ts';
 import { eventRoutes } from './routes/events.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { runRoutes } from './routes/runs.ts';
@@ -103,6 +104,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.get('/healthz', { schema: { hide: true }, config: { public: true } }, () => ({ ok: true }));
   await app.register(runRoutes, { agents: options.agents, store: options.store });
   await app.register(decisionRoutes, { agents: options.agents });
+  await app.register(versioningRoutes, { agents: options.agents });
   await app.register(agentRoutes, { store: options.store });
   await app.register(scheduleRoutes, { schedules: new AgentSchedules(options.agents) });
   await app.register(eventRoutes, { agents: options.agents, streams, tickets, heartbeatMs: options.heartbeatMs });
