@@ -6,7 +6,7 @@ import { UsageError, runIdOf, withRuntime, NO_WORKER, type Invocation } from './
 import type { Runtime } from './runtime.ts';
 
 export async function buildText(rt: Runtime, runId: string): Promise<string> {
-  const { runBuild } = await import('../client/upgrade.ts');
+  const { runBuild } = await import('../client/run-build.ts');
   const build = await runBuild(rt.agents, runId);
   const version = build.version ? `${build.version.deploymentName} ${build.version.buildId}` : 'unversioned';
   return `run ${runId}: build ${version}${build.behavior ? ` (${build.behavior})` : ''}${build.pinnedTo ? `; pinned by an operator to ${build.pinnedTo.buildId}` : ''}`;

@@ -6,7 +6,8 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isTerminal, type AgentClient } from '../../client/client.ts';
-import { runBuild, RunUpgradeRefusedError, upgradeRun } from '../../client/upgrade.ts';
+import { runBuild } from '../../client/run-build.ts';
+import { RunUpgradeRefusedError, upgradeRun } from '../../client/upgrade.ts';
 import { HttpError } from '../errors.ts';
 import { errorSchema, runIdParams } from '../schemas.ts';
 
