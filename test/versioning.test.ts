@@ -118,6 +118,13 @@ test('pinned runs finish on their build; new runs go to the current one; upgrade
   assert.deepEqual(await builds(refused.runId), ['v1'], 'the refused run finished on v1');
   assert.deepEqual(await builds(moves.runId), ['v1', 'v2'], 'the upgraded run went on on v2');
 
+  // Visibility finds a build's runs (the saved view docs/operators.md names).
+  await eventually(async () => {
+    const found: string[] = [];
+    for await (const info of agents.temporal.workflow.list({ query: `TemporalWorkerDeploymentVersion="${deploymentName}:v1"` })) found.push(info.workflowId);
+    return found.includes(stays.runId) && !found.includes(fresh.runId) ? true : undefined;
+  }, 'the v1 runs listed by TemporalWorkerDeploymentVersion');
+
   // The CLI shows a run's build.
   const { stdout } = await promisify(execFile)(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'node'), [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'build', stays.runId], {
     env: { ...process.env, TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: taskQueue, AGENT_DATA_DIR: h.dataDir },
