@@ -8,12 +8,19 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { chromium } from 'playwright-core';
+import { startHttp } from './helpers/http-app.ts';
 import { after, before, test } from 'node:test';
 import { AgentSchedules } from '../src/client/schedules.ts';
 import { InvalidScheduleError, ScheduleExistsError, ScheduleNotFoundError } from '../src/client/schedule-input.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.join(PROJECT_ROOT, '.data', 'test-artifacts');
 
 let h: Harness;
 let schedules: AgentSchedules;
@@ -111,6 +118,31 @@ test('refused before Temporal: no time spec, a bad id, a bad run input; unknown 
   await assert.rejects(schedules.create({ id: 'x', run: { goal: 'g', model: 'scripted:plan' }, every: 'hourly' }), /a duration is/);
   await assert.rejects(schedules.describe('no-such-schedule'), ScheduleNotFoundError);
   await assert.rejects(schedules.trigger('no-such-schedule'), ScheduleNotFoundError);
+});
+
+test('the inbox lists the scheduled agents (screenshot: .data/test-artifacts/inbox-schedules.png)', { skip: existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}` }, async () => {
+  const id = uniqueId('inbox');
+  await schedules.create({ id, run: { goal: 'Triage the night’s errors.log', model: 'scripted:plan', workspace: h.workspace }, cron: ['0 7 * * 1-5'], timeZone: 'Europe/Berlin', paused: true, note: 'holiday' });
+  // No token configured: the server is open on loopback, every local caller has every role.
+  const api = await startHttp(h);
+  const profile = mkdtempSync(path.join(tmpdir(), 'agent-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, viewport: { width: 1200, height: 900 }, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${api.url}/ui`);
+    const row = page.locator(`#schedules tr[data-schedule-id="${id}"]`);
+    await row.waitFor({ timeout: 30_000 });
+    const text = (await row.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /paused/);
+    assert.match(text, /0 7 \* \* 1-5 \(Europe\/Berlin\)/);
+    assert.match(text, /Triage the night’s errors\.log/);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'inbox-schedules.png'), fullPage: true });
+  } finally {
+    await browser.close();
+    await api.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
 });
 
 test('the CLI: schedule create, list, describe, trigger, pause, delete', async () => {
