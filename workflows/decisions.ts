@@ -56,8 +56,10 @@ export class HumanDecisions {
     this.run.awaiting({ kind: 'approval', callKey, toolCallId, toolName: contract.name, args: shown, argsHash, risk: contract.risk, why, requestedAt: new Date().toISOString() });
     const timeoutMs = this.approvalTimeoutMs;
     const isDecided = () => this.decisions.has(callKey);
-    const timer = { summary: approvalTimerSummary(contract.name, callKey, timeoutMs ?? 0) };
-    const decided = timeoutMs ? await wf.condition(isDecided, timeoutMs, timer) : (await wf.condition(isDecided), true);
+    // The timeout's timer is named in Temporal's UI (`approval timeout: delete_file t2.1 (1 d)`).
+    const decided = timeoutMs
+      ? await wf.condition(isDecided, timeoutMs, { summary: approvalTimerSummary(contract.name, callKey, timeoutMs) })
+      : (await wf.condition(isDecided), true);
     if (!decided) this.decisions.set(callKey, { decision: 'rejected', callKey, reason: `no decision in ${formatDuration(timeoutMs!)}` });
     const decision = this.decisions.get(callKey)!;
     this.run.approvalDecided(contract.name, decision);
