@@ -7,7 +7,7 @@ import { AgentSchedules, type AgentSchedule } from '../client/schedules.ts';
 import { AGENT, NO_WORKER, UsageError, withRuntime, type Invocation } from './context.ts';
 import { table } from './table.ts';
 
-export const SCHEDULE_USAGE = `schedule create <id> "<goal>"   a scheduled agent: --cron "0 7 * * 1-5" (repeatable, ";"-separated) or --every 1h,
+export const SCHEDULE_USAGE = `schedule create <id> "<goal>"   a scheduled agent: --cron "0 7 * * 1-5" (several: ";"-separated) or --every 1h,
                              [--time-zone Europe/Berlin] [--overlap skip|buffer_one|buffer_all|cancel_other|terminate_other|allow_all]
                              [--catchup-window 10m] [--jitter 1m] [--paused] [--reason note], and the run options
                              (--model or --agent, --max-turns, --max-budget, --max-wall-ms, --tools, --workspace)
