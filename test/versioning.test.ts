@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
 import { AgentClient } from '../src/client/client.ts';
 import { runBuild, setCurrentBuild } from '../src/client/run-build.ts';
 import { RunUpgradeRefusedError, upgradeRun } from '../src/client/upgrade.ts';
@@ -124,6 +125,18 @@ test('pinned runs finish on their build; new runs go to the current one; upgrade
     for await (const info of agents.temporal.workflow.list({ query: `TemporalWorkerDeploymentVersion="${deploymentName}:v1"` })) found.push(info.workflowId);
     return found.includes(stays.runId) && !found.includes(fresh.runId) ? true : undefined;
   }, 'the v1 runs listed by TemporalWorkerDeploymentVersion');
+
+  // Every history, of both builds, replays on this code (both builds run it).
+  const replays = Worker.runReplayHistories(
+    { workflowBundle: await workflowBundle(), sinks: { trace: { emit: { fn: () => {}, callDuringReplay: false } } } },
+    await Promise.all([stays, moves, refused, fresh].map(async ({ runId }) => ({ workflowId: runId, history: await h.temporal.workflow.getHandle(runId).fetchHistory() }))),
+  );
+  let replayed = 0;
+  for await (const result of replays) {
+    assert.equal(result.error, undefined, `${result.workflowId}: ${result.error?.message}`);
+    replayed++;
+  }
+  assert.equal(replayed, 4);
 
   // The CLI shows a run's build.
   const { stdout } = await promisify(execFile)(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'node'), [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'build', stays.runId], {
