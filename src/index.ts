@@ -21,6 +21,10 @@ export type { Agent, AgentAllowance, AgentDefinition, AgentOptions, LimitAllowan
 // The worker, and the store its hosts share.
 export { createAgentWorker, WorkerConfigError } from './worker/worker.ts';
 export type { AgentWorker, AgentWorkerOptions } from './worker/worker.ts';
+// Worker Versioning: a worker's deployment, and moving a pinned run to a build once it replays there.
+export { deploymentFromEnv, DeploymentConfigError, DEPLOYMENT_BEHAVIORS } from './worker/deployment.ts';
+export type { DeploymentBehavior, WorkerDeployment } from './worker/deployment.ts';
+export { RunUpgradeRefusedError, upgradeRun } from './client/upgrade.ts';
 export { openStore } from './store/open-store.ts';
 export type { OpenStoreOptions } from './store/open-store.ts';
 export type { AgentStore, EffectLedger } from './store/store.ts';

@@ -172,6 +172,54 @@ test('every response of every route, errors included, is one the document declar
   }
   await expect(400, 'POST', '/codec/decode', { token: VIEWER, body: { payloads: [{ ...sealed, data: 'AAAA' }] } });
 
+  // Worker Versioning: a run's build; upgrade refused for an ended run, done for a waiting one (it replays on this code).
+  await expect(200, 'GET', `/runs/${planId}/build`, { token: VIEWER });
+  await expect(400, 'GET', '/runs//build', { token: VIEWER });
+  await expect(401, 'GET', `/runs/${planId}/build`);
+  await expect(404, 'GET', '/runs/run-nope/build', { token: VIEWER });
+  const to = { deploymentName: 'openapi', buildId: 'v1' };
+  await expect(401, 'POST', `/runs/${planId}/upgrade`, { body: to });
+  await expect(403, 'POST', `/runs/${planId}/upgrade`, { token: VIEWER, body: to });
+  await expect(400, 'POST', `/runs/${planId}/upgrade`, { token: OPERATOR, body: { buildId: 'v1' } });
+  await expect(404, 'POST', '/runs/run-nope/upgrade', { token: OPERATOR, body: to });
+  await expect(409, 'POST', `/runs/${planId}/upgrade`, { token: OPERATOR, body: to });
+  const upgradeId = (await start('scripted:delete-approval', 'Free some disk space.')).runId;
+  await h.waitForState(upgradeId, (s) => s.status === 'waiting_approval', 'the approval request');
+  await expect(200, 'POST', `/runs/${upgradeId}/upgrade`, { token: OPERATOR, body: to });
+  await h.temporal.workflow.getHandle(upgradeId).terminate('pinned to a build no worker runs');
+
+  // Scheduled agents: every outcome of every route.
+  const scheduleId = `openapi-${Date.now().toString(36)}`;
+  const schedule = { id: scheduleId, run: { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: h.workspace }, every: '1d', paused: true };
+  await expect(401, 'POST', '/schedules', { body: schedule });
+  await expect(403, 'POST', '/schedules', { token: VIEWER, body: schedule });
+  await expect(400, 'POST', '/schedules', { token: OPERATOR, body: { ...schedule, every: undefined } });
+  await expect(201, 'POST', '/schedules', { token: OPERATOR, body: schedule });
+  await expect(409, 'POST', '/schedules', { token: OPERATOR, body: schedule });
+  await expect(200, 'GET', '/schedules', { token: VIEWER });
+  await expect(401, 'GET', '/schedules');
+  await expect(200, 'GET', `/schedules/${scheduleId}`, { token: VIEWER });
+  await expect(400, 'GET', '/schedules/bad%20id', { token: VIEWER });
+  await expect(401, 'GET', `/schedules/${scheduleId}`);
+  await expect(404, 'GET', '/schedules/no-such-schedule', { token: VIEWER });
+  for (const action of ['unpause', 'pause']) {
+    await expect(200, 'POST', `/schedules/${scheduleId}/${action}`, { token: OPERATOR, body: { note: `openapi ${action}` } });
+    await expect(400, 'POST', `/schedules/${scheduleId}/${action}`, { token: OPERATOR, body: { colour: 'red' } });
+    await expect(401, 'POST', `/schedules/${scheduleId}/${action}`);
+    await expect(403, 'POST', `/schedules/${scheduleId}/${action}`, { token: VIEWER });
+    await expect(404, 'POST', `/schedules/no-such-schedule/${action}`, { token: OPERATOR });
+  }
+  await expect(202, 'POST', `/schedules/${scheduleId}/trigger`, { token: OPERATOR });
+  await expect(400, 'POST', '/schedules/bad%20id/trigger', { token: OPERATOR });
+  await expect(401, 'POST', `/schedules/${scheduleId}/trigger`);
+  await expect(403, 'POST', `/schedules/${scheduleId}/trigger`, { token: VIEWER });
+  await expect(404, 'POST', '/schedules/no-such-schedule/trigger', { token: OPERATOR });
+  await expect(400, 'DELETE', '/schedules/bad%20id', { token: OPERATOR });
+  await expect(401, 'DELETE', `/schedules/${scheduleId}`);
+  await expect(403, 'DELETE', `/schedules/${scheduleId}`, { token: VIEWER });
+  await expect(204, 'DELETE', `/schedules/${scheduleId}`, { token: OPERATOR });
+  await expect(404, 'DELETE', `/schedules/${scheduleId}`, { token: OPERATOR });
+
   assert.deepEqual(problems, [], 'responses the document does not describe');
   assert.deepEqual(doc.unseen(), [], 'declared responses this test never saw: make each happen, or stop declaring it');
 });

@@ -35,6 +35,7 @@ export const { callModel: localCallModel } = wf.proxyLocalActivities<AgentActivi
 /** The worker's MCP tool definitions (held in memory by the worker): a local activity, recorded in history. */
 export const { mcpTools } = wf.proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: '10 seconds',
+  summary: "the worker's tools and agents",
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
@@ -48,7 +49,7 @@ export const { childTotals } = wf.proxyLocalActivities<AgentActivities>({
 const LOCAL_ACTIVITY_MAX_MS = 10_000;
 
 /** The `runTool` activity with this tool's timeout and retries: local for quick low-risk reads. */
-export function toolActivity(contract: ToolContract): Pick<AgentActivities, 'runTool'> {
+export function toolActivity(contract: ToolContract): Pick<wf.ActivityInterfaceFor<AgentActivities> | wf.LocalActivityInterfaceFor<AgentActivities>, 'runTool'> {
   const retry = toolRetry(contract);
   // Like the model call: a cancelled tool has really stopped (or its activity has abandoned it) before the run moves on.
   const cancellationType = wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;

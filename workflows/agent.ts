@@ -28,6 +28,7 @@ import { priceOf, type Price } from '../src/wire/pricing.ts';
 import { isStop, stopForError, stoppingLine, type Stop } from './stop.ts';
 import { throughStoreOutages } from './store-outage.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
+import { modelCallSummary, wallTimerSummary } from '../src/wire/summaries.ts';
 import type { RunResult } from '../src/wire/types.ts';
 import type { CarriedState } from './carried-state.ts';
 import { FailureType } from '../src/wire/failures.ts';
@@ -58,6 +59,8 @@ export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried
   for (const contract of linkedAgentContracts(input)) offered.set(contract.name, contract);
   const run = carried ? LoopState.fromCarried(carried, changes) : LoopState.fresh(input, changes);
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
+  // The run's current details in Temporal's UI (status, turn, cost against the budget, what it waits for).
+  run.showDetailsAgainst(limits);
   const loop: Loop = { input, limits, old, changes, offered, mcpWithModelCall: false, run, decisions, handoff: null, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
@@ -68,7 +71,7 @@ export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried
   let wallTimeUp = false;
   if (limits.maxWallMs !== undefined) {
     const left = Math.max(0, limits.maxWallMs - (Date.now() - run.startedAtMs));
-    void wf.CancellationScope.nonCancellable(() => wf.sleep(left)).then(() => {
+    void wf.CancellationScope.nonCancellable(() => wf.sleep(left, { summary: wallTimerSummary(limits.maxWallMs!) })).then(() => {
       wallTimeUp = true;
       loopScope.cancel();
     });
@@ -121,6 +124,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
           ...(run.offerDigest === undefined ? { withOfferDigest: true } : {}),
         },
         limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+        modelCallSummary(input.model, run.state.turns + 1),
       ),
     );
     if (isStop(reply)) return reply;

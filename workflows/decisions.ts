@@ -12,6 +12,7 @@ import { answerUpdate, approveSignal, approveUpdate, rejectSignal, rejectUpdate 
 import { MAX_ANSWER_CHARS, MAX_REASON_CHARS } from '../src/wire/payload-bounds.ts';
 import { redactFields } from '../src/wire/redact.ts';
 import { sha256Hex } from '../src/wire/sha256.ts';
+import { approvalTimerSummary } from '../src/wire/summaries.ts';
 import { calledKey, type AnswerRequest, type ApprovalDecision, type ApproveRequest, type RejectRequest } from '../src/wire/types.ts';
 
 export class HumanDecisions {
@@ -55,7 +56,10 @@ export class HumanDecisions {
     this.run.awaiting({ kind: 'approval', callKey, toolCallId, toolName: contract.name, args: shown, argsHash, risk: contract.risk, why, requestedAt: new Date().toISOString() });
     const timeoutMs = this.approvalTimeoutMs;
     const isDecided = () => this.decisions.has(callKey);
-    const decided = timeoutMs ? await wf.condition(isDecided, timeoutMs) : (await wf.condition(isDecided), true);
+    // The timeout's timer is named in Temporal's UI (`approval timeout: delete_file t2.1 (1 d)`).
+    const decided = timeoutMs
+      ? await wf.condition(isDecided, timeoutMs, { summary: approvalTimerSummary(contract.name, callKey, timeoutMs) })
+      : (await wf.condition(isDecided), true);
     if (!decided) this.decisions.set(callKey, { decision: 'rejected', callKey, reason: `no decision in ${formatDuration(timeoutMs!)}` });
     const decision = this.decisions.get(callKey)!;
     this.run.approvalDecided(contract.name, decision);

@@ -26,7 +26,8 @@ import type { TraceEvent, TraceSinks } from '../src/wire/trace-events.ts';
 import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummary, type ModelReply, type Pending, type RunResult, type RunState, type RunStatus, type ToolOutcome } from '../src/wire/types.ts';
 import type { agentWorkflow } from './agent.ts';
 import type { CarriedState, ProgressGuardState } from './carried-state.ts';
-import type { ResolvedRunInput } from '../src/wire/run-input.ts';
+import type { ResolvedRunInput, RunLimits } from '../src/wire/run-input.ts';
+import { runCurrentDetails } from '../src/wire/summaries.ts';
 import { FailureType } from '../src/wire/failures.ts';
 
 const { trace } = wf.proxySinks<TraceSinks>();
@@ -78,6 +79,8 @@ export class LoopState {
   readonly changes: Changes;
   /** The tools the run offers (set by `listen`; the worker's tools join it later). */
   private offered: ReadonlyMap<string, ToolContract> = new Map();
+  /** The limits the run's current details measure it against (set by `showDetailsAgainst`). */
+  private detailsLimits: Pick<RunLimits, 'maxTurns' | 'maxBudgetUsd'> | null = null;
   private receiptToolsFor = -1;
   private receiptToolsCache: ReceiptTools = BUILTIN_RECEIPT_TOOLS;
 
@@ -484,10 +487,17 @@ export class LoopState {
     return this.receiptToolsCache;
   }
 
-  /** The state changed: its time, and what the server shows of it while no worker runs. */
+  /** From now on the run's current details in Temporal's UI follow its state, measured against `limits`. */
+  showDetailsAgainst(limits: Pick<RunLimits, 'maxTurns' | 'maxBudgetUsd'>): void {
+    this.detailsLimits = limits;
+    wf.setCurrentDetails(runCurrentDetails(this.runState, limits));
+  }
+
+  /** The state changed: its time, what the server shows of it while no worker runs, and the current details a live worker answers with. */
   private touch(): void {
     this.runState.updatedAt = new Date().toISOString();
     this.live.publish(this.runState);
+    if (this.detailsLimits) wf.setCurrentDetails(runCurrentDetails(this.runState, this.detailsLimits));
   }
 
   /** Records how the run ended (state, final trace line, memo): synchronous, so a cancellation cannot cut it short. */

@@ -24,18 +24,22 @@ type CallModelInput = Parameters<AgentActivities['callModel']>[0];
  */
 const CANCEL_ARRIVES_WITHIN = '10 seconds';
 
-/** `wallDeadlineMs`: when the run's wall time is up (workflow time, epoch ms), if it has a limit. */
-export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined): Promise<ModelReply | Stop> {
+/**
+ * `wallDeadlineMs`: when the run's wall time is up (workflow time, epoch ms), if it has a limit. `summary`:
+ * the call's line in Temporal's UI (`summaries.ts`).
+ */
+export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined, summary?: string): Promise<ModelReply | Stop> {
+  const options = summary === undefined ? {} : { summary };
   for (;;) {
     try {
-      if (input.modelCall !== 'local') return await callModel(args);
-      return await localCallModel({ ...args, ...(wallDeadlineMs === undefined ? {} : { wallDeadlineMs }) });
+      if (input.modelCall !== 'local') return await callModel.executeWithOptions(options, [args]);
+      return await localCallModel.executeWithOptions(options, [{ ...args, ...(wallDeadlineMs === undefined ? {} : { wallDeadlineMs }) }]);
     } catch (error) {
       const type = failureType(error);
       if (type === FailureType.wallTimeUp) return interrupted({ type: 'max_time' });
       if (type !== FailureType.runCancelRequested) throw error;
       // Throws the cancellation when it arrives.
-      await wf.condition(() => false, CANCEL_ARRIVES_WITHIN);
+      await wf.condition(() => false, CANCEL_ARRIVES_WITHIN, { summary: 'waiting for the cancel the model call stopped for' });
     }
   }
 }

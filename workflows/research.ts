@@ -15,9 +15,10 @@ import { toolErrorText } from '../src/wire/failures.ts';
 import type { ToolStep } from './tool-step.ts';
 import type { ToolOutcome } from '../src/wire/types.ts';
 import { agentChildRunId, researchChildRunId } from '../src/wire/run-ids.ts';
-import type { ResolvedRunInput } from '../src/wire/run-input.ts';
-import type { RunInput } from '../src/wire/run-input.ts';
+import type { ResolvedRunInput, RunInput } from '../src/wire/run-input.ts';
 import { childTotals } from './activity-options.ts';
+import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
+import { maskSecrets, oneLine, researchSummary, runStaticDetails } from '../src/wire/summaries.ts';
 
 /** Research sub-agent limits when the run sets none. */
 const RESEARCH_DEFAULTS = { maxTurns: 6, maxBudgetUsd: 0.05 };
@@ -28,13 +29,15 @@ export function runResearch(step: ChildStep, runKey: string, callKey: string, qu
   const { input, limits, run, offered } = step;
   const budgetLeft = limits.maxBudgetUsd - run.state.totalCostUsd;
   const maxBudgetUsd = Math.min(input.research?.maxBudgetUsd ?? RESEARCH_DEFAULTS.maxBudgetUsd, budgetLeft);
+  const childLimits = { maxTurns: input.research?.maxTurns ?? RESEARCH_DEFAULTS.maxTurns, maxBudgetUsd };
+  const model = input.research?.model ?? input.model;
   return runChild(step, researchChildRunId(run.runId, runKey), callKey, question, maxBudgetUsd, {
     goal: question,
-    model: input.research?.model ?? input.model,
+    model,
     system: RESEARCH_SYSTEM_PROMPT,
     tools: researchToolNames(offered),
-    limits: { maxTurns: input.research?.maxTurns ?? RESEARCH_DEFAULTS.maxTurns, maxBudgetUsd },
-  });
+    limits: childLimits,
+  }, { staticSummary: researchSummary(question), staticDetails: runStaticDetails({ model, limits: { ...DEFAULT_LIMITS, ...childLimits } }) });
 }
 
 /** `ask_<agent>`: a run of that agent on the task, under its own settings, within what this run has left to spend. */
@@ -42,13 +45,22 @@ export function runSubAgent(step: ChildStep, runKey: string, callKey: string, ag
   const { input, limits, run } = step;
   const budgetLeft = limits.maxBudgetUsd - run.state.totalCostUsd;
   const ref = input.subAgents?.find((a) => a.name === agent);
-  return runChild(step, agentChildRunId(run.runId, runKey), callKey, task, budgetLeft, {
+  return runChild(
+    step,
+    agentChildRunId(run.runId, runKey),
+    callKey,
+    task,
+    budgetLeft,
+    {
+      agent,
+      goal: task,
+      // An agent that names no model works on this run's.
+      ...(ref?.model ? {} : { model: input.model }),
+      budgetCapUsd: budgetLeft,
+    },
+    { staticSummary: oneLine(`agent ${agent}: ${maskSecrets(task)}`), staticDetails: runStaticDetails({ agent, model: ref?.model ?? input.model, limits: { ...DEFAULT_LIMITS, maxBudgetUsd: budgetLeft } }) },
     agent,
-    goal: task,
-    // An agent that names no model works on this run's.
-    ...(ref?.model ? {} : { model: input.model }),
-    budgetCapUsd: budgetLeft,
-  }, agent);
+  );
 }
 
 async function runChild(
@@ -58,6 +70,8 @@ async function runChild(
   question: string,
   maxBudgetUsd: number,
   childInput: Partial<RunInput> & Pick<ResolvedRunInput, 'goal' | 'budgetCapUsd'> & { agent?: string },
+  /** Its line in this run's timeline and its own run's summary in Temporal's UI. */
+  metadata: { staticSummary: string; staticDetails: string },
   agent?: string,
 ): Promise<ToolOutcome> {
   const startedMs = Date.now();
@@ -68,6 +82,7 @@ async function runChild(
     .executeChild<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
       // Derived from this run and the call: a retried start finds the same child instead of making a second.
       workflowId: childRunId,
+      ...metadata,
       args: [
         {
           ...childInput,

@@ -8,6 +8,7 @@
 import * as wf from '@temporalio/workflow';
 import { FailureType } from '../src/wire/failures.ts';
 import type { LoopState } from './loop-state.ts';
+import { storeWaitSummary } from '../src/wire/summaries.ts';
 import { failureMessage, failureType, type Stop } from './stop.ts';
 
 /** Waits between calls: doubling from a second up to this. */
@@ -35,7 +36,7 @@ export async function throughStoreOutages<T>(run: LoopState, what: string, budge
         return { reason: 'store_unavailable', error: `The store was unreachable for ${Math.round(waited / 1000)} s during ${what}, longer than the run allows (limits.maxStoreOutageMs): ${message}` };
       }
       if (attempt === 1) run.waitingForStore(what, message, since);
-      await wf.sleep(Math.min(MAX_WAIT_MS, 1000 * 2 ** (attempt - 1), budgetMs - waited));
+      await wf.sleep(Math.min(MAX_WAIT_MS, 1000 * 2 ** (attempt - 1), budgetMs - waited), { summary: storeWaitSummary(what) });
     }
   }
 }

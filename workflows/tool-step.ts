@@ -23,6 +23,7 @@ import { throughStoreOutages } from './store-outage.ts';
 import { toolReplayOf } from '../src/wire/replay.ts';
 import { failureMessage, failureType, interrupted, isStop, type Stop } from './stop.ts';
 import { parseToolCall } from './tool-calls.ts';
+import { toolCallSummary } from '../src/wire/summaries.ts';
 import type { ToolCall, ToolOutcome } from '../src/wire/types.ts';
 import type { ResolvedRunInput, RunLimits } from '../src/wire/run-input.ts';
 
@@ -50,7 +51,18 @@ type PreparedCall =
   | { kind: 'answered'; message: ToolMessage }
   /** Identical to an earlier read-only call in the same reply: shares its result. */
   | { kind: 'duplicate'; of: number }
-  | { kind: 'run'; call: ToolCall; callKey: string; contract: ToolContract; args: Record<string, unknown>; shownArgs: string; signature: string | null; warning: string | null };
+  | {
+      kind: 'run';
+      call: ToolCall;
+      callKey: string;
+      contract: ToolContract;
+      args: Record<string, unknown>;
+      shownArgs: string;
+      signature: string | null;
+      warning: string | null;
+      /** A human approved the call (and who, when they said): its summary in Temporal's UI says so. */
+      approved?: { by?: string };
+    };
 
 type ToRun = Extract<PreparedCall, { kind: 'run' }>;
 
@@ -115,12 +127,14 @@ async function prepare(step: ToolStep, call: ToolCall, callKey: string, index: n
     if (denials >= limits.maxPolicyDenials) return { kind: 'stop', stop: interrupted({ type: 'policy', denials }) };
     return { kind: 'answered', message: { content: denialText(contract.name, verdict.why), failed: false } };
   }
+  let approved: { by?: string } | undefined;
   if (verdict.action === 'ask') {
     const decision = await decisions.askApproval(callKey, call.id, contract, args, verdict.why);
     if (decision.decision === 'rejected') return { kind: 'answered', message: { content: rejectionText(contract.name, shownArgs, decision), failed: false } };
+    approved = decision.by ? { by: decision.by } : {};
   }
   run.cleared(contract.risk);
-  return { kind: 'run', call, callKey, contract, args, shownArgs, signature, warning };
+  return { kind: 'run', call, callKey, contract, args, shownArgs, signature, warning, ...(approved ? { approved } : {}) };
 }
 
 /**
@@ -193,7 +207,7 @@ async function execute(step: ToolStep, p: ToRun): Promise<ToolMessage | Stop> {
 }
 
 /** Where a call runs: its tool activity, a child run (research, another agent), or the workflow itself (a handoff). */
-async function callTool(step: ToolStep, { call, contract, args, callKey }: ToRun, runKey: string): Promise<ToolOutcome | Stop> {
+async function callTool(step: ToolStep, { call, contract, args, callKey, approved }: ToRun, runKey: string): Promise<ToolOutcome | Stop> {
   const { run, limits, input } = step;
   switch (contract.execution) {
     case 'handoff':
@@ -205,7 +219,9 @@ async function callTool(step: ToolStep, { call, contract, args, callKey }: ToRun
     default:
       return throughStoreOutages(run, callKey, limits.maxStoreOutageMs, () =>
         // `callKey` too: the name workers before v0.7 read the run key under (a rolling deploy runs both).
-        toolActivity(contract).runTool({ runId: run.runId, runKey, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) }),
+        toolActivity(contract).runTool.executeWithOptions({ summary: toolCallSummary(contract.name, args, contract.redact, approved) }, [
+          { runId: run.runId, runKey, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) },
+        ]),
       );
   }
 }

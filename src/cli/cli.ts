@@ -6,6 +6,7 @@
  */
 import { COMMANDS } from './commands.ts';
 import { AGENT, parseCli, UsageError } from './context.ts';
+import { SCHEDULE_USAGE } from './schedule-command.ts';
 
 const USAGE = `usage: ${AGENT} <command> [options]
 
@@ -25,10 +26,15 @@ const USAGE = `usage: ${AGENT} <command> [options]
   replay <file>              replay a recording with no model and print the trajectory diff  [--policy json]
                              [--limits json] [--lenient] [--tool-mode dry-run|recorded|live] [--workspace dir]
                              [--extra-approvals approve|reject] [--no-worker]
+  ${SCHEDULE_USAGE}
   list                       list runs, newest first  [--status s1,s2] [--pending] [--tool name] [--limit n]
   agents                     list the agents and tools the workers offer, per task queue (from the store)
   serve                      the HTTP API, live events and the approvals inbox  [--port n] [--host h] [--no-worker]
-  worker                     run a worker until Ctrl-C
+  worker                     run a worker until Ctrl-C   [--deployment name --build-id id [--versioning pinned|auto-upgrade]]
+                             (Worker Versioning, opt-in; or AGENT_DEPLOYMENT_NAME, AGENT_BUILD_ID)
+  build <runId>              the build (deployment version) a run is on, and how it moves
+  upgrade <runId>            replay the run with this checkout's workflow code, then pin it to this build
+                             [--deployment name] [--build-id id] (default: AGENT_DEPLOYMENT_NAME, AGENT_BUILD_ID)
   server                     run the embedded Temporal dev server until Ctrl-C
 
 run/start options:

@@ -9,6 +9,8 @@ import { getHeapStatistics } from 'node:v8';
 import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
 import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
 import { runAndWait } from './run-and-wait.ts';
+import { scheduleCommand } from './schedule-command.ts';
+import { buildText, upgrade } from './upgrade-command.ts';
 import type { Runtime } from './runtime.ts';
 import { MODEL_CALLS, type ModelCall, type RunInput } from '../wire/run-input.ts';
 import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/types.ts';
@@ -68,6 +70,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       return 0;
     }),
   replay,
+  schedule: scheduleCommand,
   list: (inv) =>
     withRuntime(NO_WORKER, async (rt) => {
       const { status, pending, tool, limit } = inv.values;
@@ -107,16 +110,23 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       await server.close();
       return 0;
     }),
-  worker: () =>
+  worker: async (inv) => {
+    // Worker Versioning, opt-in: --deployment (AGENT_DEPLOYMENT_NAME) and --build-id (AGENT_BUILD_ID).
+    const { deploymentFromEnv } = await import('../worker/deployment.ts');
+    const deployment = deploymentFromEnv(process.env, { name: inv.values.deployment, buildId: inv.values['build-id'], behavior: inv.values.versioning });
     // A production worker: it serves scripted models only when AGENT_SCRIPTED_MODEL_URL names a server.
-    withRuntime({ worker: true }, async (rt) => {
+    return withRuntime({ worker: true, deployment }, async (rt) => {
+      if (deployment) log(`Worker Versioning: deployment "${deployment.name}", build "${deployment.buildId}", runs ${deployment.behavior ?? 'pinned'}.`);
       // The heap limit sizes garbage collection, so resident memory (src/worker/node-args.ts).
       const heapMiB = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
       log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address} (heap limit ${heapMiB} MiB). Ctrl-C stops it.`);
       await untilSignal();
       log('Worker stopping: tasks in flight finish or are handed back to Temporal.');
       return 0;
-    }),
+    });
+  },
+  build: (inv) => onRun(inv, async (rt, runId) => (console.log(await buildText(rt, runId)), 0)),
+  upgrade,
   server: () =>
     withRuntime(NO_WORKER, async (rt) => {
       log(`Temporal at ${rt.endpoint.address}${rt.endpoint.uiUrl ? `, Web UI ${rt.endpoint.uiUrl}` : ''}. Ctrl-C stops it.`);

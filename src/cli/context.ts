@@ -34,6 +34,19 @@ export const CLI_OPTIONS = {
   lenient: { type: 'boolean' },
   'tool-mode': { type: 'string' },
   'extra-approvals': { type: 'string' },
+  // worker, upgrade (Worker Versioning)
+  deployment: { type: 'string' },
+  'build-id': { type: 'string' },
+  versioning: { type: 'string' },
+  // schedule create
+  agent: { type: 'string' },
+  cron: { type: 'string' },
+  every: { type: 'string' },
+  'time-zone': { type: 'string' },
+  overlap: { type: 'string' },
+  'catchup-window': { type: 'string' },
+  jitter: { type: 'string' },
+  paused: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

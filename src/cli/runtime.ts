@@ -18,6 +18,7 @@ import { openStore } from '../store/open-store.ts';
 import type { AgentStore } from '../store/store.ts';
 import { ensureTemporal, type TemporalEndpoint } from '../temporal/temporal-server.ts';
 import type { AgentWorker, AgentWorkerOptions } from '../worker/worker.ts';
+import type { WorkerDeployment } from '../worker/deployment.ts';
 import { defaultWorkspacePath, workspaceRoots } from '../tools/workspace-roots.ts';
 
 export interface Runtime {
@@ -42,6 +43,8 @@ export interface RuntimeOptions {
   scriptedModel?: boolean;
   /** Directories the in-process scripted model may replay recordings from, besides AGENT_RECORDING_DIRS (replay, eval). */
   recordingDirs?: readonly string[];
+  /** The in-process worker's deployment (Worker Versioning; `worker` only): none, unversioned. */
+  deployment?: WorkerDeployment | null;
   /** Workspaces runs may name, for the client and the in-process worker (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). */
   workspaceRoots?: readonly string[];
   log?: (line: string) => void;
@@ -72,6 +75,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       workspace: demoWorkspace(),
       workspaceRoots: roots,
       ...(await scriptedModelOption(options.scriptedModel ?? false, options.recordingDirs ?? [])),
+      ...(options.deployment ? { deployment: options.deployment } : {}),
     });
     running = worker.run();
   }

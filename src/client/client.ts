@@ -43,6 +43,7 @@ import { checkWorkspace, workspaceRoots } from '../tools/workspace-roots.ts';
 import type { AgentStore } from '../store/store.ts';
 import type { CancelRequestedEvent } from '../wire/stop-announcement.ts';
 import { AgentError } from '../wire/agent-error.ts';
+import { runStartMetadata } from '../wire/summaries.ts';
 
 /** No run has this id (on this client's namespace). */
 export class RunNotFoundError extends AgentError {
@@ -119,6 +120,8 @@ export class AgentClient {
         args: [runInput],
         // Goal, model and limits, readable from a listing (and the Web UI) without asking the workflow.
         memo: { ...memo },
+        // What the Web UI and `temporal workflow describe` show of the run: goal, agent and model; limits and policy.
+        ...runStartMetadata(runInput, DEFAULT_LIMITS),
         // Started with the search attributes, the workflow keeps them current (workflows/live-state.ts).
         ...(searchable ? { typedSearchAttributes: initialSearchAttributes(model) } : {}),
         // The first workflow task goes straight to a worker sharing this client's NativeConnection, when
@@ -372,7 +375,8 @@ function stateFromMemo(runId: string, live: LiveRunState, started: Partial<RunMe
   };
 }
 
-function initialSearchAttributes(model: string): SearchAttributePair[] {
+/** The agent search attributes a run starts with (`workflows/live-state.ts` keeps them current). */
+export function initialSearchAttributes(model: string): SearchAttributePair[] {
   return [
     { key: AGENT_STATUS, value: 'running' },
     { key: AGENT_PENDING_TOOL, value: '' },

@@ -8,6 +8,12 @@
 export { AgentClient, AnswerRefusedError, ApprovalRefusedError, isTerminal, RunNotFoundError } from '../client/client.ts';
 export type { AgentClientOptions, DecisionOptions } from '../client/client.ts';
 export { InvalidRunInputError } from '../client/run-input.ts';
+export { AgentSchedules, scheduleRunIdPrefix } from '../client/schedules.ts';
+export type { AgentSchedule } from '../client/schedules.ts';
+export { InvalidScheduleError, OVERLAP_POLICIES, ScheduleExistsError, ScheduleNotFoundError } from '../client/schedule-input.ts';
+export type { OverlapPolicy, ScheduleInput } from '../client/schedule-input.ts';
+export { runBuild, setCurrentBuild } from '../client/run-build.ts';
+export type { RunBuild } from '../client/run-build.ts';
 export type { RunFilter, RunSummary } from '../client/run-list.ts';
 export { WorkspaceRefusedError } from '../tools/workspace-roots.ts';
 export type { ModelCall, RunInput, RunLimits, RunPolicy } from '../wire/run-input.ts';

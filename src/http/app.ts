@@ -17,9 +17,12 @@ import { redactedUrl } from './query-credentials.ts';
 import { requestGuardHook } from './request-guard.ts';
 import { codecCorsHook, codecRoutes } from './routes/codec.ts';
 import { decisionRoutes } from './routes/decisions.ts';
+import { versioningRoutes } from './routes/versioning.ts';
 import { eventRoutes } from './routes/events.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { runRoutes } from './routes/runs.ts';
+import { scheduleRoutes } from './routes/schedules.ts';
+import { AgentSchedules } from '../client/schedules.ts';
 import { uiRoutes } from './routes/ui.ts';
 import { errorSchema } from './schemas.ts';
 
@@ -71,7 +74,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       openapi: '3.1.0',
       info: {
         title: 'Durable agent harness',
-        description: 'Runs of tool-using agents on Temporal: start, list, watch (SSE), approve, answer, cancel.',
+        description: 'Runs of tool-using agents on Temporal: start, list, watch (SSE), approve, answer, cancel; scheduled agents.',
         version: '1',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -101,7 +104,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.get('/healthz', { schema: { hide: true }, config: { public: true } }, () => ({ ok: true }));
   await app.register(runRoutes, { agents: options.agents, store: options.store });
   await app.register(decisionRoutes, { agents: options.agents });
+  await app.register(versioningRoutes, { agents: options.agents });
   await app.register(agentRoutes, { store: options.store });
+  await app.register(scheduleRoutes, { schedules: new AgentSchedules(options.agents) });
   await app.register(eventRoutes, { agents: options.agents, streams, tickets, heartbeatMs: options.heartbeatMs });
   await app.register(codecRoutes, { codec: options.codec });
   await app.register(uiRoutes, { auth: options.auth });

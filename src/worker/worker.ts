@@ -19,6 +19,7 @@ import { openStore } from '../store/open-store.ts';
 import type { AgentStore } from '../store/store.ts';
 import { TraceSink } from './trace-sink.ts';
 import { workflowBundle } from './workflow-bundle.ts';
+import { deploymentWorkerOptions, type WorkerDeployment } from './deployment.ts';
 import type { McpServerConfig } from '../mcp/config.ts';
 import type { McpPool } from '../mcp/pool.ts';
 import { startMcpPool, withMcpTools } from '../mcp/worker-tools.ts';
@@ -86,6 +87,12 @@ export interface AgentWorkerOptions {
    * depending on the worker that takes it. Set it while new workers replace old ones.
    */
   rollingDeploy?: boolean;
+  /**
+   * Worker Versioning (opt-in): this worker's deployment name and build id; its runs are pinned to its build
+   * unless `behavior` is `auto-upgrade` (`deploymentFromEnv` reads AGENT_DEPLOYMENT_NAME, AGENT_BUILD_ID).
+   * Default: unversioned.
+   */
+  deployment?: WorkerDeployment | null;
 }
 
 /**
@@ -189,6 +196,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     sinks: { ...traces.sinks(), ...tracing.sinks },
     ...workflowTaskLimits(options),
     ...WORKER_TIMING,
+    ...deploymentWorkerOptions(options.deployment),
     dataConverter,
   }).catch(async (error: unknown) => {
     await mcp?.close();

@@ -5,12 +5,13 @@ const REFRESH_MS = 2000;
 const inbox = document.getElementById('inbox');
 const count = document.getElementById('waiting-count');
 const runsBody = document.querySelector('#runs tbody');
+const schedulesBody = document.querySelector('#schedules tbody');
 /** Cards on screen by `runId/callKey`, kept across refreshes so a half-typed reason survives. */
 const cards = new Map();
 let me = null;
 
 async function refresh() {
-  const [{ runs: waiting }, { runs: recent }] = await Promise.all([api('GET', '/runs?pending=true'), api('GET', '/runs?limit=25')]);
+  const [{ runs: waiting }, { runs: recent }, { schedules }] = await Promise.all([api('GET', '/runs?pending=true'), api('GET', '/runs?limit=25'), api('GET', '/schedules')]);
   // Cards already shown stay where they are (moving a node would drop the focus of a half-typed reason).
   const keys = new Set();
   for (const run of waiting.filter((r) => r.pending)) {
@@ -48,6 +49,24 @@ async function refresh() {
     ),
   );
   if (!recent.length) runsBody.append(el('tr', {}, el('td', { colspan: 7, class: 'empty' }, 'No runs yet.')));
+  schedulesBody.replaceChildren(...schedules.map(scheduleRow));
+  if (!schedules.length) schedulesBody.append(el('tr', {}, el('td', { colspan: 6, class: 'empty' }, 'No scheduled agents (npm run agent -- schedule create).')));
+}
+
+/** One scheduled agent: its times, state, goal, next time and the run it started last. */
+function scheduleRow(s) {
+  const when = [...s.cron, ...s.everyMs.map((ms) => `every ${ms / 1000} s`)].join('; ') + (s.timeZone !== 'UTC' ? ` (${s.timeZone})` : '');
+  const last = s.recentRuns.at(-1);
+  return el(
+    'tr',
+    { dataset: { scheduleId: s.id } },
+    el('td', {}, el('code', {}, s.id)),
+    el('td', { title: s.note ?? '' }, el('span', { class: `badge status-${s.paused ? 'interrupted' : 'running'}` }, s.paused ? 'paused' : 'active')),
+    el('td', {}, when),
+    el('td', { class: 'goal-cell', title: s.goal }, s.goal),
+    el('td', {}, s.nextRunTimes[0] && !s.paused ? new Date(s.nextRunTimes[0]).toLocaleString([], { hour12: false }) : '–'),
+    el('td', {}, last ? el('a', { href: `/ui/runs/${encodeURIComponent(last.runId)}` }, last.runId) : '–'),
+  );
 }
 
 async function tick() {
