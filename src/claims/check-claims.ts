@@ -1,14 +1,16 @@
 /**
  * The claim check: does the final answer say something was done that the receipt does not show as done?
  *
- * Pure and sandbox-safe (no Node built-ins, no I/O): the workflow runs it on the final answer, the eval on
- * answers it judges. The check is an English heuristic over the answer's clauses; the receipt is the truth.
+ * Pure (no Node built-ins, no I/O): a local activity runs it on the final answer (check-claims-activity), the
+ * eval on answers it judges. The check reads the answer's clauses (tense, voice, negation, modality, who did
+ * it, objects and quantities) with English rules and the `compromise` lexicon; the receipt is the truth.
  */
-import type { ClaimWarning, Receipt } from '../wire/receipt.ts';
+import nlp from 'compromise';
+import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, scopeStart, words } from './assertion.ts';
 import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
-import { compileSpecs, findVerbs, type VerbMatch } from './claim-verbs.ts';
+import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
@@ -22,9 +24,10 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
   for (const clause of splitClauses(answer)) {
-    const matches = findVerbs(clause.text, matchers);
+    if (clause.question || clause.counterfactual || REPORTED.test(clause.text)) continue;
+    const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt);
     for (const match of matches) {
-      if (clause.question || !asserts(clause.text, match, matches)) continue;
+      if (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match)) continue;
       const spec = specs[match.tool]!;
       const objects = claimedObjects(clause.text, match, matches, spec, receipt);
       if (!objects || !byTheAgent(clause.text, match, matches, spec, receipt)) continue;
@@ -46,7 +49,7 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
         });
       };
       if (!objects.length) {
-        if (!done.length) add(undefined);
+        if (!done.length || claimsMoreThanDone(clause.text, receipt.filter((e) => e.tool === match.tool))) add(undefined);
         continue;
       }
       for (const object of objects) {
@@ -84,7 +87,7 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   // No direct object ("Email sent to bob@…", "Summary written to report.txt"): a headline passive.
   if (/^\s*(?:$|[.,;:!)]|(?:to|for|in|into|with|at|on|from|via|by|as|successfully|just|now)\b)/i.test(after)) return true;
   if (spec.objectArg && objectsIn(objectRegion, spec, match.tool, receipt).objects.length) return true;
-  const stems = spec.verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
+  const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
 }
 
@@ -111,4 +114,78 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
   return first.containers + second.containers ? null : [];
+}
+
+/** "…, as errors.log records", "errors.log says …": the clause reports what a file or a log says. */
+const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|showed|records|recorded|reports|reported|mentions|mentioned|notes|noted|lists|listed|indicates|indicated)\b/i;
+
+/** "then I write the summary to report.md": a present tense told as what happened, right after "I"/"we". */
+function narrativePresent(text: string, match: VerbMatch): boolean {
+  if (match.form !== 'base') return false;
+  const before = words(text.slice(0, match.start));
+  const previous = before[before.length - 1];
+  return (previous === 'i' || previous === 'we') && !before.some((w) => /^(?:if|when|whenever|unless|once|should|can|could|would|will|may|might|must|do|don't|n't|usually|always|often|never|typically)$/.test(w));
+}
+
+/**
+ * Between matches of several tools on the same words ("posted" for send_message and slack__post_message),
+ * the one with the most evidence in the clause: its objects named (a file name, an address, a value of its
+ * receipt), its calls in the receipt, its nouns ("ticket", "slack"); on a tie, the first declared. A weak
+ * verb ("moved", "set", "opened") claims a tool only with evidence of its objects or nouns.
+ */
+export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt): VerbMatch[] {
+  const lower = text.toLowerCase();
+  const named = (tool: string) => objectsIn(text, specs[tool]!, tool, receipt).objects.length > 0;
+  const noun = (tool: string) => (specs[tool]!.nouns ?? []).some((n) => new RegExp(`(?<![\\w.@#-])${escapeRegex(n.toLowerCase())}(?:s|es)?(?![\\w@-])`).test(lower));
+  const score = (m: VerbMatch) => (named(m.tool) ? 2 : 0) + (noun(m.tool) ? 1 : 0);
+  const kept: VerbMatch[] = [];
+  for (let i = 0; i < matches.length; ) {
+    let j = i;
+    while (j < matches.length && matches[j]!.start === matches[i]!.start && matches[j]!.end === matches[i]!.end) j++;
+    const group = matches.slice(i, j).filter((m) => !m.weak || score(m) > 0);
+    i = j;
+    if (group.length <= 1) {
+      kept.push(...group);
+      continue;
+    }
+    const inReceipt = (m: VerbMatch) => (receipt.some((e) => e.tool === m.tool) ? 1 : 0);
+    const total = group.map((m) => score(m) + inReceipt(m));
+    const best = Math.max(...total);
+    kept.push(group[total.indexOf(best)]!);
+  }
+  return kept;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, both: 2 };
+
+/**
+ * A claim that names no object but a quantity ("all three logs are gone", "both files were deleted",
+ * "3 emails sent", "the old logs have been removed", "I messaged everyone") claims more than the receipt's
+ * done calls when some call of the tool was not done, or fewer were done than the number said.
+ */
+function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boolean {
+  const done = entries.filter((e) => e.outcome === 'done').length;
+  const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated');
+  if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
+  if (/\b(?:all|every|each|everyone|everybody|everything|both)\b/i.test(text)) {
+    const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text)?.[1];
+    const count = n ? (NUMBERS[n.toLowerCase()] ?? Number(n)) : /\bboth\b/i.test(text) ? 2 : 0;
+    return undone || done < count;
+  }
+  const plurals = new Set(
+    nlp(text)
+      .nouns()
+      .isPlural()
+      .json()
+      .flatMap((n: { terms: { normal: string }[] }) => n.terms.map((t) => t.normal)),
+  );
+  for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+)?([a-z]{3,})\b(?![.,]\d)/gi)) {
+    if (plurals.has(m[2]!.toLowerCase())) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
+  }
+  for (const m of text.matchAll(/\bthe\s+(?:[a-z-]+\s+)?([a-z]{3,})\b/gi)) {
+    if (plurals.has(m[1]!.toLowerCase())) return undone;
+  }
+  return false;
 }
