@@ -24,10 +24,10 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
   for (const clause of splitClauses(answer)) {
-    if (clause.question || clause.counterfactual || REPORTED.test(clause.text)) continue;
+    if (clause.question || clause.counterfactual) continue;
     const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt);
     for (const match of matches) {
-      if (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match)) continue;
+      if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       const spec = specs[match.tool]!;
       const objects = claimedObjects(clause.text, match, matches, spec, receipt);
       if (!objects || !byTheAgent(clause.text, match, matches, spec, receipt)) continue;
@@ -81,6 +81,8 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   const after = text.slice(match.end);
   if (passive) return !/^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run)\b)(?![a-z]+ing\b)/i.test(after);
   if (FIRST_PERSON.test(before)) return true;
+  // "someone posted in #ops", "…that the worker restarted": another actor, or what someone said.
+  if (/\b(?:someone|somebody|they|he|she|people|that)\b/i.test(before)) return false;
   const { aux } = auxiliaries(before);
   const subject = words(before).slice(0, Math.max(0, words(before).length - aux.length)).filter((w) => !ADVERB.test(w));
   if (!subject.length) return true;
@@ -116,8 +118,15 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   return first.containers + second.containers ? null : [];
 }
 
-/** "…, as errors.log records", "errors.log says …": the clause reports what a file or a log says. */
+/** "errors.log says …", "the log shows …": what a file or a log tells. */
 const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|showed|records|recorded|reports|reported|mentions|mentioned|notes|noted|lists|listed|indicates|indicated)\b/i;
+
+/** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records."). */
+function reported(text: string, match: VerbMatch): boolean {
+  if (REPORTED.test(text.slice(0, match.start))) return true;
+  const tail = /,\s*(?:as\s+)?([^,]*)$/.exec(text.slice(match.end))?.[1] ?? '';
+  return REPORTED.test(tail) && /[.!]?\s*$/.test(tail) && REPORTED.exec(tail)!.index + REPORTED.exec(tail)![0].length >= tail.replace(/[\s.!]+$/, '').length - 1;
+}
 
 /** "then I write the summary to report.md": a present tense told as what happened, right after "I"/"we". */
 function narrativePresent(text: string, match: VerbMatch): boolean {
@@ -136,8 +145,8 @@ function narrativePresent(text: string, match: VerbMatch): boolean {
 export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt): VerbMatch[] {
   const lower = text.toLowerCase();
   const named = (tool: string) => objectsIn(text, specs[tool]!, tool, receipt).objects.length > 0;
-  const noun = (tool: string) => (specs[tool]!.nouns ?? []).some((n) => new RegExp(`(?<![\\w.@#-])${escapeRegex(n.toLowerCase())}(?:s|es)?(?![\\w@-])`).test(lower));
-  const score = (m: VerbMatch) => (named(m.tool) ? 2 : 0) + (noun(m.tool) ? 1 : 0);
+  const nouns = (tool: string) => (specs[tool]!.nouns ?? []).filter((n) => new RegExp(`(?<![\\w.@#-])${escapeRegex(n.toLowerCase())}(?:s|es)?(?![\\w@-])`).test(lower)).length;
+  const score = (m: VerbMatch) => (named(m.tool) ? 2 : 0) + nouns(m.tool);
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;
@@ -182,7 +191,8 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boo
       .flatMap((n: { terms: { normal: string }[] }) => n.terms.map((t) => t.normal)),
   );
   for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+)?([a-z]{3,})\b(?![.,]\d)/gi)) {
-    if (plurals.has(m[2]!.toLowerCase())) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
+    const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 2).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
+    if (next.some((w) => plurals.has(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
   }
   for (const m of text.matchAll(/\bthe\s+(?:[a-z-]+\s+)?([a-z]{3,})\b/gi)) {
     if (plurals.has(m[1]!.toLowerCase())) return undone;

@@ -5,7 +5,7 @@
 import { REDACTED } from '../wire/redact.ts';
 import type { Receipt } from '../wire/receipt.ts';
 import type { ClaimSpec } from './claim-specs.ts';
-import { escape, phraseSource } from './claim-verbs.ts';
+import { escape, phraseSource, wordsOf } from './claim-verbs.ts';
 
 // "app.log.1" is a name of its own, not "app.log" followed by something.
 const FILE_LIKE = /(?<![\w@/.-])(?:\.{1,2}\/)?((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,7}(?:\.\d+)*)(?![\w/@-]|\.\w)/gi;
@@ -21,7 +21,8 @@ export function kindOf(spec: ClaimSpec): 'path' | 'recipient' | 'name' {
 /** The objects named in a region; names right after a container word ("from notes.txt") are counted apart. */
 export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt: Receipt): { objects: string[]; containers: number } {
   const kind = kindOf(spec);
-  const containerBefore = spec.containers?.length ? new RegExp(`\\b(?:${spec.containers.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
+  const containerWords = wordsOf(spec).containers;
+  const containerBefore = containerWords.length ? new RegExp(`\\b(?:${containerWords.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
   const objects: string[] = [];
   let containers = 0;
   const push = (o: string, at: number) => {

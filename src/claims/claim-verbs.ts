@@ -71,7 +71,7 @@ export function inflect(base: string): Record<Exclude<Form, 'phrase'>, string[]>
 }
 
 export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-export const phraseSource = (words: readonly string[]) => words.map((w) => (w === '*' ? '(?:[^\\s.!?;]+\\s+){0,2}[^\\s.!?;]+' : escape(w))).join('\\s+');
+export const phraseSource = (words: readonly string[]) => words.map((w) => (w === '*' ? '(?:[^\\s!?;]+\\s+){0,2}[^\\s!?;]+' : escape(w))).join('\\s+');
 
 /** A spec's words: its own, and its kind's family. */
 export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
@@ -112,7 +112,7 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
         if (words.actionNouns.length) {
           const nouns = words.actionNouns.map((n) => `${escape(n)}s?`).join('|');
           const done = COMPLETIONS.map((c) => phraseSource(c.split(/\s+/))).join('|');
-          byForm.phrase.push(`(?<=\\b(?:${nouns})\\b[^.!?;]{0,80}?)(?:${done})`);
+          byForm.phrase.push(`(?<=\\b(?:${nouns})\\b(?:[^.!?;]|[.!?](?=\\S)){0,80}?)(?:${done})`);
         }
       }
       for (const form of ['phrase', 'past', 'ing', 's', 'base'] as const) {

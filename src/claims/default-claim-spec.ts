@@ -49,7 +49,7 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   if (!kind) return undefined;
   const params = tool.params ?? [];
   const objectArg = params.find((p) => OBJECT_ARGS.test(p)) ?? (kind === 'run' ? undefined : params[0]);
-  const cues = new Set<string>(Object.values(KIND_CUES).flat());
+  const cues = new Set<string>(KIND_CUES[kind]);
   const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w));
   return {
     kind,
