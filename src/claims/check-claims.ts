@@ -79,12 +79,18 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (match.form === 'phrase') return true;
   const { before, after: objectRegion, passive } = objectRegions(text, match, verbs);
   const after = text.slice(match.end);
-  if (passive) return !/^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run)\b)(?![a-z]+ing\b)/i.test(after);
+  const byAnother = /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
+  if (passive) return !byAnother;
+  // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
+  if (byAnother && match.form === 'past' && !FIRST_PERSON.test(before)) return false;
   if (FIRST_PERSON.test(before)) return true;
   // "someone posted in #ops", "…that the worker restarted": another actor, or what someone said.
   if (/\b(?:someone|somebody|they|he|she|people|that)\b/i.test(before)) return false;
   const { aux } = auxiliaries(before);
-  const subject = words(before).slice(0, Math.max(0, words(before).length - aux.length)).filter((w) => !ADVERB.test(w));
+  // "After running the tests, …", "Having deleted x, …": the writer's own doing, told without a subject.
+  const subject = words(before)
+    .slice(0, Math.max(0, words(before).length - aux.length))
+    .filter((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next)$/.test(w));
   if (!subject.length) return true;
   // No direct object ("Email sent to bob@…", "Summary written to report.txt"): a headline passive.
   if (/^\s*(?:$|[.,;:!)]|(?:to|for|in|into|with|at|on|from|via|by|as|successfully|just|now)\b)/i.test(after)) return true;
