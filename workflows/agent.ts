@@ -15,6 +15,7 @@ import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import { Changes, oldBehaviours } from './changes.ts';
 import { HumanDecisions } from './decisions.ts';
 import { checkLimits } from './limits.ts';
+import { claimWarnings } from './claim-check.ts';
 import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { withAgent, withoutAgent } from './run-agent.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
@@ -72,13 +73,12 @@ export async function agentWorkflow(runInput: RunInput, carried?: CarriedState):
   // line in milliseconds (`activities/heartbeats.ts`); Temporal's cancel reaches them with their next heartbeat.
   loopScope.cancelRequested.catch(() => run.emit(stoppingLine({ wallTimeUp, cancelReason: run.cancelReason })));
   try {
-    return run.finish(
-      await loopScope.run(async () => {
-        // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
-        loop.mcpWithModelCall = await offerWorkerTools(offered, input.tools, changes);
-        return runLoop(loop);
-      }),
-    );
+    const stop = await loopScope.run(async () => {
+      // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
+      loop.mcpWithModelCall = await offerWorkerTools(offered, input.tools, changes);
+      return runLoop(loop);
+    });
+    return run.finish(stop, await claimWarnings(stop, run.state.receipt, offered, changes));
   } catch (error) {
     if (error instanceof wf.ContinueAsNew) throw error;
     const stop = stopForError(error, { wallTimeUp, cancelReason: run.cancelReason });

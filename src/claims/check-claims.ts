@@ -189,13 +189,8 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boo
     const count = n ? (NUMBERS[n.toLowerCase()] ?? Number(n)) : /\bboth\b/i.test(text) ? 2 : 0;
     return undone || done < count;
   }
-  const plurals = new Set(
-    nlp(text)
-      .nouns()
-      .isPlural()
-      .json()
-      .flatMap((n: { terms: { normal: string }[] }) => n.terms.map((t) => t.normal)),
-  );
+  const nouns = nlp(text).nouns().isPlural().json() as { terms: { normal: string }[] }[];
+  const plurals = new Set(nouns.flatMap((n) => n.terms.map((t) => t.normal)));
   for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+)?([a-z]{3,})\b(?![.,]\d)/gi)) {
     const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 2).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
     if (next.some((w) => plurals.has(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));

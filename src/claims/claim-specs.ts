@@ -68,7 +68,7 @@ export function claimSpecsOf(contracts: readonly ClaimSpecSource[]): ClaimSpecs 
 }
 
 /** The top-level argument names of a zod object schema (`shape`), or none. */
-function paramsOf(input: unknown): string[] {
+export function paramsOf(input: unknown): string[] {
   const shape = (input as { shape?: unknown } | undefined)?.shape;
   return shape && typeof shape === 'object' ? Object.keys(shape) : [];
 }
