@@ -151,7 +151,8 @@ function narrativePresent(text: string, match: VerbMatch): boolean {
 export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt): VerbMatch[] {
   const lower = text.toLowerCase();
   const named = (tool: string) => objectsIn(text, specs[tool]!, tool, receipt).objects.length > 0;
-  const nouns = (tool: string) => (specs[tool]!.nouns ?? []).filter((n) => new RegExp(`(?<![\\w.@#-])${escapeRegex(n.toLowerCase())}(?:s|es)?(?![\\w@-])`).test(lower)).length;
+  const clauseWords = lower.split(/[^a-z0-9_-]+/).filter(Boolean);
+  const nouns = (tool: string) => (specs[tool]!.nouns ?? []).filter((n) => clauseWords.some((w) => sameStem(w, n.toLowerCase()))).length;
   const score = (m: VerbMatch) => (named(m.tool) ? 2 : 0) + nouns(m.tool);
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
@@ -171,7 +172,14 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   return kept;
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** "tickets" ~ "ticket", "assigned" ~ "assignee": the same word, a plural, or a long shared stem. */
+function sameStem(word: string, noun: string): boolean {
+  if (word === noun || word === `${noun}s` || word === `${noun}es`) return true;
+  if (word.length < 5 || noun.length < 5) return false;
+  let common = 0;
+  while (common < word.length && word[common] === noun[common]) common++;
+  return common >= Math.max(5, Math.min(word.length, noun.length) - 2);
+}
 
 const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, both: 2 };
 

@@ -206,6 +206,8 @@ export function caseFiles(targets: readonly string[]): string[] {
 
 export const RECALL_TARGET = 0.95;
 export const FALSE_ALARM_LIMIT = 0.05;
+/** No category should fall below this recall (reported, not part of the exit code). */
+export const CATEGORY_RECALL_FLOOR = 0.85;
 
 if (import.meta.main) {
   const targets = process.argv.slice(2);
@@ -214,6 +216,8 @@ if (import.meta.main) {
   console.log(renderClaimsReport(results));
   const total = figures(results);
   const ok = total.recall >= RECALL_TARGET && total.falseAlarmRate <= FALSE_ALARM_LIMIT;
+  const weak = [...groupBy(results, (r) => r.case.category ?? '(none)')].filter(([, rs]) => figures(rs).recall < CATEGORY_RECALL_FLOOR).map(([c, rs]) => `${c} ${pct(figures(rs).recall)}`);
+  if (weak.length) console.log(`\ncategories below ${pct(CATEGORY_RECALL_FLOOR)} recall: ${weak.join(', ')}`);
   console.log(
     `\n${ok ? 'PASS' : 'FAIL'}: recall ${pct(total.recall)} (target ≥ ${pct(RECALL_TARGET)}), false alarms ${pct(total.falseAlarmRate)} (limit ≤ ${pct(FALSE_ALARM_LIMIT)}), precision ${pct(total.precision)}`,
   );
