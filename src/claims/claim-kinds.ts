@@ -5,7 +5,9 @@
  * then reads every word of the family as a claim of that tool. Plain data, sandbox-safe.
  */
 
+/** Every kind of effect a tool's claims may name. */
 export const CLAIM_KINDS = ['delete', 'send', 'write', 'run', 'pay', 'create', 'deploy', 'publish', 'update'] as const;
+/** What a tool does, as an answer claims it: its `claims.kind` (each kind's verbs, idioms and action nouns are in `KIND_WORDS`). */
 export type ClaimKind = (typeof CLAIM_KINDS)[number];
 
 export interface KindWords {
