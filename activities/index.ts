@@ -6,6 +6,7 @@ import { createCallModel } from './call-model.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import { createRunTool } from './run-tool.ts';
 import { createCheckClaims } from './check-claims.ts';
+import { createJudgeClaims } from './judge-claims.ts';
 import { withRecordedTools } from './recorded-tools.ts';
 import { createWorkerTools } from './mcp-tools.ts';
 import type { ToolDefinition } from '../src/tools/tool-definition.ts';
@@ -51,6 +52,8 @@ export function createActivities(deps: ActivityDeps) {
     mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),
     // The final answer's claims against the receipt (the workflow's `claim-check.ts`).
     checkAnswerClaims: createCheckClaims(deps.tools),
+    // The optional claim judge's model call (`policy.claimJudge`).
+    judgeClaims: createJudgeClaims(deps.endpoints, deps.tools),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     runTool: withRecordedTools(
       createRunTool({

@@ -15,7 +15,7 @@ import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
 import { Changes, oldBehaviours } from './changes.ts';
 import { HumanDecisions } from './decisions.ts';
 import { checkLimits } from './limits.ts';
-import { claimWarnings } from './claim-check.ts';
+import { claimWarnings, judgeAnswer } from './claim-check.ts';
 import type { RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { withAgent, withoutAgent } from './run-agent.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
@@ -28,6 +28,7 @@ import { isStop, stopForError, stoppingLine, type Stop } from './stop.ts';
 import { throughStoreOutages } from './store-outage.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
 import type { RunResult } from '../src/wire/types.ts';
+import type { ClaimWarning } from '../src/wire/receipt.ts';
 import type { CarriedState } from './carried-state.ts';
 import { FailureType } from '../src/wire/failures.ts';
 
@@ -73,12 +74,15 @@ export async function agentWorkflow(runInput: RunInput, carried?: CarriedState):
   // line in milliseconds (`activities/heartbeats.ts`); Temporal's cancel reaches them with their next heartbeat.
   loopScope.cancelRequested.catch(() => run.emit(stoppingLine({ wallTimeUp, cancelReason: run.cancelReason })));
   try {
+    let judged: ClaimWarning[] = [];
     const stop = await loopScope.run(async () => {
       // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
       loop.mcpWithModelCall = await offerWorkerTools(offered, input.tools, changes);
-      return runLoop(loop);
+      const stop = await runLoop(loop);
+      judged = await judgeAnswer(stop, run, offered, { enabled: input.policy?.claimJudge === true, model: input.model, price: loop.price, maxBudgetUsd: limits.maxBudgetUsd }, changes);
+      return stop;
     });
-    return run.finish(stop, await claimWarnings(stop, run.state.receipt, offered, changes));
+    return run.finish(stop, await claimWarnings(stop, run.state.receipt, offered, changes, judged));
   } catch (error) {
     if (error instanceof wf.ContinueAsNew) throw error;
     const stop = stopForError(error, { wallTimeUp, cancelReason: run.cancelReason });

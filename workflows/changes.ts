@@ -26,7 +26,9 @@ export type Change =
   /** A run may name the worker's own tools (`worker-tools.ts`); before, an unknown name failed the run at once. */
   | 'worker-tools'
   /** The final answer's claims are checked by a local activity (`claim-check.ts`); before, inside the workflow. */
-  | 'claims-in-activity';
+  | 'claims-in-activity'
+  /** The optional claim judge after a final answer (`policy.claimJudge`, `claim-check.ts`). */
+  | 'claims-judge';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {

@@ -23,6 +23,7 @@ import { STOP_STATUS, type Stop } from './stop.ts';
 import { RunSpans } from './telemetry.ts';
 import type { TraceEvent, TraceSinks } from '../src/wire/trace-events.ts';
 import type { ClaimWarning } from '../src/wire/receipt.ts';
+import type { Usage } from '../src/wire/types.ts';
 import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummary, type ModelReply, type Pending, type RunResult, type RunState, type RunStatus, type ToolOutcome } from '../src/wire/types.ts';
 import type { agentWorkflow } from './agent.ts';
 import type { CarriedState, ProgressGuardState } from './carried-state.ts';
@@ -400,6 +401,16 @@ export class LoopState {
       finish: reply.finishReason,
       ms: reply.modelMs,
     });
+  }
+
+  /** Counts the claim judge's tokens and cost (`claim-check.ts`) with the run's own: the budget covers them. */
+  countJudge(usage: Usage, price: Price): void {
+    const state = this.runState;
+    state.usage.promptTokens += usage.promptTokens;
+    state.usage.completionTokens += usage.completionTokens;
+    state.costUsd = costOf(state.usage, price);
+    this.refreshTotals();
+    this.touch();
   }
 
   /** This run's totals with its children's: derived, never counted separately. */
