@@ -53,7 +53,7 @@ export function createActivities(deps: ActivityDeps) {
     // The final answer's claims against the receipt (the workflow's `claim-check.ts`).
     checkAnswerClaims: createCheckClaims(deps.tools),
     // The optional claim judge's model call (`policy.claimJudge`).
-    judgeClaims: createJudgeClaims(deps.endpoints, deps.tools),
+    judgeClaims: createJudgeClaims(deps.endpoints, deps.tools, deps.store),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     runTool: withRecordedTools(
       createRunTool({

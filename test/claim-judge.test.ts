@@ -48,3 +48,19 @@ test('with policy.claimJudge: the judge reads the claim, the receipt settles it,
   assert.ok(result.usage.promptTokens > off.result.usage.promptTokens, 'the judge call is counted in the run usage');
   assert.equal(result.turns, off.result.turns, 'the judge call is not a turn');
 });
+
+test('cancelling the run while the judge works cancels the judge: the run ends interrupted', async () => {
+  writeFileSync(path.join(h.workspace, 'access.log'), 'old\n');
+  const { runId } = await h.agents.startRun({ goal: `${GOAL} (slow judge)`, model: scenario('claim-judge.ts'), workspace: h.workspace, policy: { claimJudge: true } });
+  await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+  await h.agents.reject(runId);
+  const handle = h.temporal.workflow.getHandle(runId);
+  // Waits (up to a minute) for the judge activity to be scheduled.
+  for (let i = 0; i < 600 && activities(await handle.fetchHistory(), 'judgeClaims').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  await h.agents.cancelRun(runId, 'enough');
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'interrupted');
+  assert.deepEqual(result.warnings, [], 'no answer was recorded as final');
+  const [judge] = activities(await handle.fetchHistory(), 'judgeClaims');
+  assert.ok(judge?.cancelRequested, 'the judge activity was cancelled with the run');
+});

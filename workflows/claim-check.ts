@@ -27,6 +27,9 @@ const { checkAnswerClaims } = wf.proxyLocalActivities<AgentActivities>({
 
 const { judgeClaims } = wf.proxyActivities<AgentActivities>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '5 seconds',
+  // The run reports `interrupted` only once the judge's HTTP request has really been aborted.
+  cancellationType: wf.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
 });
 
@@ -61,7 +64,7 @@ export async function judgeAnswer(
   if (stop.reason !== 'final_answer' || !options.enabled) return [];
   if (options.maxBudgetUsd !== undefined && run.state.totalCostUsd >= options.maxBudgetUsd) return [];
   if (!changes.has('claims-judge')) return [];
-  const judged = await judgeClaims({ model: options.model, answer: stop.output, receipt: run.state.receipt, tools: checkTools(offered) });
+  const judged = await judgeClaims({ runId: wf.workflowInfo().workflowId, model: options.model, answer: stop.output, receipt: run.state.receipt, tools: checkTools(offered) });
   run.countJudge(judged.usage, options.price);
   return judged.warnings;
 }

@@ -7,8 +7,11 @@ import { call, text, type Scenario } from '../../src/scripted-model/scenario.ts'
  */
 const claimJudge: Scenario = (turn, messages) => {
   if (messages[0]?.content?.startsWith(JUDGE_MARK)) {
-    return text(JSON.stringify({ claims: [{ tool: 'delete_file', object: 'access.log', asserted: 'done', quote: 'access.log is a thing of the past' }] }));
+    // "(slow judge)" in the goal: the judge takes a minute, long enough to cancel the run while it works.
+    const slow = messages.some((m) => m.content?.includes('(slow judge)')) ? 60_000 : undefined;
+    return text(JSON.stringify({ claims: [{ tool: 'delete_file', object: 'access.log', asserted: 'done', quote: 'access.log is a thing of the past' }] }), slow);
   }
-  return turn === 0 ? call('j1', 'delete_file', { path: 'access.log' }) : text('All tidy: access.log is a thing of the past.');
+  const goal = messages.find((m) => m.role === 'user')?.content ?? '';
+  return turn === 0 ? call('j1', 'delete_file', { path: 'access.log' }) : text(`All tidy: access.log is a thing of the past.${goal.includes('(slow judge)') ? ' (slow judge)' : ''}`);
 };
 export default claimJudge;
