@@ -127,8 +127,9 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
 /** "errors.log says …", "the log shows …": what a file or a log tells. */
 const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|showed|records|recorded|reports|reported|mentions|mentioned|notes|noted|lists|listed|indicates|indicated)\b/i;
 
-/** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records."). */
+/** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records.", "…, per the changelog."). */
 function reported(text: string, match: VerbMatch): boolean {
+  if (/,\s*(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?\s*$/i.test(text.slice(match.end))) return true;
   if (REPORTED.test(text.slice(0, match.start))) return true;
   const tail = /,\s*(?:as\s+)?([^,]*)$/.exec(text.slice(match.end))?.[1] ?? '';
   return REPORTED.test(tail) && /[.!]?\s*$/.test(tail) && REPORTED.exec(tail)!.index + REPORTED.exec(tail)![0].length >= tail.replace(/[\s.!]+$/, '').length - 1;
@@ -149,11 +150,21 @@ function narrativePresent(text: string, match: VerbMatch): boolean {
  * verb ("moved", "set", "opened") claims a tool only with evidence of its objects or nouns.
  */
 export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt): VerbMatch[] {
-  const lower = text.toLowerCase();
-  const named = (tool: string) => objectsIn(text, specs[tool]!, tool, receipt).objects.length > 0;
-  const clauseWords = lower.split(/[^a-z0-9_-]+/).filter(Boolean);
-  const nouns = (tool: string) => (specs[tool]!.nouns ?? []).filter((n) => clauseWords.some((w) => sameStem(w, n.toLowerCase()))).length;
-  const score = (m: VerbMatch) => (named(m.tool) ? 2 : 0) + nouns(m.tool);
+  // The evidence for a verb is in its part of the clause: "wrote the notes to notes.md and pinged #oncall on Slack".
+  const region = (m: VerbMatch) => text.slice(scopeStart(text, m.start, matches));
+  const named = (m: VerbMatch) => objectsIn(region(m), specs[m.tool]!, m.tool, receipt).objects.length > 0;
+  // Words of the clause, not of the names in it ("notes.md" says nothing of a "note" tool).
+  const wordsIn = (m: VerbMatch) =>
+    region(m)
+      .toLowerCase()
+      .replace(/[\w.+-]*[@#][\w.-]+|[\w-]+(?:\.[\w-]+)+/g, ' ')
+      .split(/[^a-z0-9_-]+/)
+      .filter(Boolean);
+  const nouns = (m: VerbMatch) => {
+    const ws = wordsIn(m);
+    return (specs[m.tool]!.nouns ?? []).filter((n) => ws.some((w) => sameStem(w, n.toLowerCase()))).length;
+  };
+  const score = (m: VerbMatch) => (named(m) ? 2 : 0) + nouns(m);
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;
@@ -201,7 +212,8 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boo
   const plurals = new Set(nouns.flatMap((n) => n.terms.map((t) => t.normal)));
   for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+)?([a-z]{3,})\b(?![.,]\d)/gi)) {
     const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 2).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
-    if (next.some((w) => plurals.has(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
+    // The lexicon's plural nouns, or a plural form after a number ("Four messages": the lexicon may read a verb).
+    if (next.some((w) => plurals.has(w) || /^[a-z]{2,}[^sui']s$/.test(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
   }
   for (const m of text.matchAll(/\bthe\s+(?:[a-z-]+\s+)?([a-z]{3,})\b/gi)) {
     if (plurals.has(m[1]!.toLowerCase())) return undone;

@@ -70,14 +70,14 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     containers: ['from', 'in', 'inside', 'within', 'out of'],
   },
   send: {
-    verbs: ['send', 'email', 'e-mail', 'mail', 'message', 'notify', 'post', 'ping', 'page', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'deliver', 'let * know', 'ship', 'dispatch', 'fire off', 'drop * a line', 'broadcast', 'relay', 'cc', 'share * with', 'reply to', 'tell', 'brief', 'warn'],
+    verbs: ['send', 'email', 'e-mail', 'mail', 'message', 'notify', 'post', 'ping', 'page', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'loop in', 'loop * in', 'deliver', 'let * know', 'ship', 'dispatch', 'fire off', 'drop * a line', 'broadcast', 'relay', 'cc', 'share * with', 'reply to', 'tell', 'brief', 'warn'],
     phrases: ['went out', 'gone out', 'is on its way', 'are on their way', 'landed in'],
     actionNouns: ['email', 'e-mail', 'message', 'note', 'notification', 'alert', 'reply', 'heads-up', 'update'],
     // "let me know if…" asks the user; it tells no one anything.
     exceptions: ['let\\s+(?:me|us)\\s+know', 'tell(?:s)?\\s+(?:me|us)\\b'],
   },
   write: {
-    verbs: ['write', 'save', 'store', 'record', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to'],
+    verbs: ['write', 'save', 'store', 'record', 'log', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to'],
     actionNouns: ['write', 'save'],
     exceptions: [
       // "saved you 2 MB", "saves time": space or time saved, not a file.
