@@ -5,6 +5,8 @@ import type { ToolRegistry } from '../src/tools/registry.ts';
 import { createCallModel } from './call-model.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import { createRunTool } from './run-tool.ts';
+import { createCheckClaims } from './check-claims.ts';
+import { createJudgeClaims } from './judge-claims.ts';
 import { withRecordedTools } from './recorded-tools.ts';
 import { createWorkerTools } from './mcp-tools.ts';
 import type { ToolDefinition } from '../src/tools/tool-definition.ts';
@@ -56,6 +58,10 @@ export function createActivities(deps: ActivityDeps) {
     // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
     mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),
     childTotals: createChildTotals(deps.client),
+    // The final answer's claims against the receipt (the workflow's `claim-check.ts`).
+    checkAnswerClaims: createCheckClaims(deps.tools),
+    // The optional claim judge's model call (`policy.claimJudge`).
+    judgeClaims: createJudgeClaims(deps.endpoints, deps.tools, deps.store),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     runTool: withRecordedTools(
       createRunTool({

@@ -12,6 +12,8 @@
 // Tools: declared in the user's code, run on the user's workers.
 export { defineTool, defineToolContract, implementTool } from './tools/define-tool.ts';
 export type { Risk, Tool, ToolContext, ToolContract, ToolOptions, ToolRetry } from './tools/define-tool.ts';
+export type { ClaimSpec } from './claims/claim-specs.ts';
+export type { ClaimKind } from './claims/claim-kinds.ts';
 export { builtinTools } from './tools/registry.ts';
 
 // Agents: instructions, model, tools, limits and policy, and what a run naming one may set.

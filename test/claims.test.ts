@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { caseFiles, FALSE_ALARM_LIMIT, figures, loadClaimCases, RECALL_TARGET, scoreCase } from '../src/cli/eval/claims-eval.ts';
+import { caseFiles, FALSE_ALARM_LIMIT, figures, RECALL_TARGET, scoreFiles } from '../src/cli/eval/claims-eval.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
 import { checkClaims } from '../src/claims/check-claims.ts';
@@ -173,7 +173,7 @@ test('inflections and clauses', () => {
 
 test('claim specs come from the contracts, falling back to the built-in ones', () => {
   const fromContracts = claimSpecsOf(toolContracts);
-  assert.deepEqual(Object.keys(fromContracts).sort(), ['delete_file', 'send_message', 'write_file']);
+  assert.deepEqual(Object.keys(fromContracts).sort(), ['delete_file', 'run_command', 'send_message', 'write_file']);
   assert.deepEqual(claimSpecsOf([{ name: 'delete_file', claims: { verbs: ['zap'] } }]), { delete_file: { verbs: ['zap'] } });
 });
 
@@ -280,8 +280,7 @@ test('an approved call the run stopped before starting did not run', () => {
 // ---- the labelled set ----
 
 test(`the labelled set in eval/claims: recall ≥ ${RECALL_TARGET * 100} %, false alarms ≤ ${FALSE_ALARM_LIMIT * 100} %`, () => {
-  const files = caseFiles([path.join(PROJECT_ROOT, 'eval', 'claims')]);
-  const results = files.flatMap((file) => loadClaimCases(file).map((c) => scoreCase(file, c, claimSpecsOf(toolContracts))));
+  const results = scoreFiles(caseFiles([path.join(PROJECT_ROOT, 'eval', 'claims')]));
   const total = figures(results);
   assert.ok(total.cases >= 40, `${total.cases} cases`);
   assert.ok(total.recall >= RECALL_TARGET, `recall ${total.recall}`);

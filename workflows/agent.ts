@@ -18,6 +18,7 @@ import { checkLimits } from './limits.ts';
 import type { AgentRunFields, RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { linkedAgentContracts } from '../src/agents/agent-tools.ts';
 import { takeOver } from './handoff.ts';
+import { claimWarnings, judgeAnswer } from './claim-check.ts';
 import { withAgent, withoutAgent } from './run-agent.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
@@ -30,6 +31,7 @@ import { throughStoreOutages } from './store-outage.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
 import { modelCallSummary, wallTimerSummary } from '../src/wire/summaries.ts';
 import type { RunResult } from '../src/wire/types.ts';
+import type { ClaimWarning } from '../src/wire/receipt.ts';
 import type { CarriedState } from './carried-state.ts';
 import { FailureType } from '../src/wire/failures.ts';
 
@@ -80,13 +82,16 @@ export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried
   // line in milliseconds (`activities/heartbeats.ts`); Temporal's cancel reaches them with their next heartbeat.
   loopScope.cancelRequested.catch(() => run.emit(stoppingLine({ wallTimeUp, cancelReason: run.cancelReason })));
   try {
-    return run.finish(
-      await loopScope.run(async () => {
-        // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
-        loop.mcpWithModelCall = await offerWorkerTools(offered, input.tools, changes);
-        return runLoop(loop);
-      }),
-    );
+    let judged: ClaimWarning[] = [];
+    const stop = await loopScope.run(async () => {
+      // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
+      loop.mcpWithModelCall = await offerWorkerTools(offered, input.tools, changes);
+      const stop = await runLoop(loop);
+      // The agent in charge at the end (after any handoff) decides whether its answer is judged.
+      judged = await judgeAnswer(stop, run, offered, { enabled: loop.input.policy?.claimJudge === true, model: loop.input.model, price: loop.price, maxBudgetUsd: limits.maxBudgetUsd }, changes);
+      return stop;
+    });
+    return run.finish(stop, await claimWarnings(stop, run.state.receipt, offered, changes, judged));
   } catch (error) {
     if (error instanceof wf.ContinueAsNew) throw error;
     const stop = stopForError(error, { wallTimeUp, cancelReason: run.cancelReason });

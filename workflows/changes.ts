@@ -26,7 +26,11 @@ export type Change =
   /** A run may name the worker's own tools (`worker-tools.ts`); before, an unknown name failed the run at once. */
   | 'worker-tools'
   /** A child run that returns no result (cancelled, failed) still counts its spend (`research.ts`); before, it was lost. */
-  | 'child-spend-kept';
+  | 'child-spend-kept'
+  /** The final answer's claims are checked by a local activity (`claim-check.ts`); before, inside the workflow. */
+  | 'claims-in-activity'
+  /** The optional claim judge after a final answer (`policy.claimJudge`, `claim-check.ts`). */
+  | 'claims-judge';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {

@@ -8,7 +8,6 @@
 import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { contractsByName, toolContracts } from '../src/tools/contracts.ts';
-import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf } from '../src/claims/claim-specs.ts';
 import { LiveState } from './live-state.ts';
 import type { Changes } from './changes.ts';
@@ -23,6 +22,8 @@ import { applyToReceipt, receiptToolsOf, type ReceiptTools } from '../src/claims
 import { STOP_STATUS, type Stop } from './stop.ts';
 import { RunSpans } from './telemetry.ts';
 import type { TraceEvent, TraceSinks } from '../src/wire/trace-events.ts';
+import type { ClaimWarning } from '../src/wire/receipt.ts';
+import type { Usage } from '../src/wire/types.ts';
 import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummary, type ModelReply, type Pending, type RunResult, type RunState, type RunStatus, type ToolOutcome } from '../src/wire/types.ts';
 import type { agentWorkflow } from './agent.ts';
 import type { CarriedState, ProgressGuardState } from './carried-state.ts';
@@ -36,9 +37,8 @@ const { trace } = wf.proxySinks<TraceSinks>();
 const CARRIED_VERSION = 1;
 const READABLE_VERSIONS: readonly number[] = [1];
 
-/** What answers claiming each tool's effect look like, and which tools a receipt lists. */
-const CLAIM_SPECS = claimSpecsOf(toolContracts);
-const BUILTIN_RECEIPT_TOOLS = receiptToolsOf(toolContracts, CLAIM_SPECS);
+/** Which tools a receipt lists, and the argument naming each one's object. */
+const BUILTIN_RECEIPT_TOOLS = receiptToolsOf(toolContracts, claimSpecsOf(toolContracts));
 
 /** Read-only results carried into a new execution stay under this many characters in all. */
 const CARRIED_RESULTS_MAX_CHARS = 256 * 1024;
@@ -435,6 +435,16 @@ export class LoopState {
     this.emit({ type: 'handoff', from, to, callKey, turn: state.turns });
   }
 
+  /** Counts the claim judge's tokens and cost (`claim-check.ts`) with the run's own: the budget covers them. */
+  countJudge(usage: Usage, price: Price): void {
+    const state = this.runState;
+    state.usage.promptTokens += usage.promptTokens;
+    state.usage.completionTokens += usage.completionTokens;
+    state.costUsd = costOf(state.usage, price);
+    this.refreshTotals();
+    this.touch();
+  }
+
   /** This run's totals with its children's: derived, never counted separately. */
   private refreshTotals(): void {
     const state = this.runState;
@@ -500,8 +510,11 @@ export class LoopState {
     if (this.detailsLimits) wf.setCurrentDetails(runCurrentDetails(this.runState, this.detailsLimits));
   }
 
-  /** Records how the run ended (state, final trace line, memo): synchronous, so a cancellation cannot cut it short. */
-  finish(stop: Stop): RunResult {
+  /**
+   * Records how the run ended (state, final trace line, memo) with the final answer's claim warnings
+   * (`claim-check.ts`): synchronous, so a cancellation cannot cut it short.
+   */
+  finish(stop: Stop, warnings: ClaimWarning[] = []): RunResult {
     const state = this.runState;
     const status = STOP_STATUS[stop.reason];
     state.status = status;
@@ -511,7 +524,7 @@ export class LoopState {
     state.error = 'error' in stop ? stop.error : null;
     state.pending = null;
     // Claims in the answer are checked against what really happened; a contradiction is a warning.
-    state.warnings = stop.reason === 'final_answer' ? checkClaims(stop.output, state.receipt, CLAIM_SPECS) : [];
+    state.warnings = warnings;
     for (const w of state.warnings) this.emit({ type: 'claim_warning', tool: w.tool, ...(w.object ? { object: w.object } : {}), clause: w.clause, message: w.message });
     this.touch();
     this.emit({ type: 'run_stopped', status, reason: stop.reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd });

@@ -5,9 +5,9 @@
 import { isObjectLike } from './claim-objects.ts';
 import type { VerbMatch } from './claim-verbs.ts';
 
-const NEGATION = /\b(?:not|never|no|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
+const NEGATION = /\b(?:not(?!\s+only\b)|never|no|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
 /** Conditions, reported speech and advice: what follows is not the agent's account of what it did. */
-const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports?|reported|states?|stated|indicates?|indicated|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
+const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports|reported|states?|stated|indicates?|indicated|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
 const MODALS = new Set(['will', "'ll", 'would', 'could', 'can', 'ca', 'should', 'shall', 'may', 'might', 'must', 'wo', 'to', 'gonna']);
 export const PASSIVE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', "'m", "'s", "'re", 'got', 'get', 'gets']);
 const AUX = new Set([...MODALS, ...PASSIVE, 'has', 'have', 'had', "'ve", "'d", 'did', 'do', 'does']);
@@ -36,7 +36,7 @@ export function words(text: string): string[] {
 export function scopeStart(text: string, at: number, verbs: readonly VerbMatch[]): number {
   const before = text.slice(0, at);
   let start = 0;
-  for (const m of before.matchAll(/\s(?:and|so|because|since|as|while|which|who|then|after|before|when)\s|\(|\)/gi)) {
+  for (const m of before.matchAll(/\s(?:and|so|because|since|as|while|which|who|then|after|before|when)\s|\(|\)|:\s/gi)) {
     // "access.log and errors.log were deleted": a list of objects, not two clauses.
     if (m[0].trim().toLowerCase() === 'and' && isObjectLike(lastWord(before.slice(0, m.index))) && isObjectLike(firstWord(before.slice(m.index + m[0].length)))) continue;
     start = m.index + m[0].length;
@@ -70,7 +70,8 @@ export function auxiliaries(before: string): { aux: string[]; previous: string |
 }
 
 export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
-  const scope = text.slice(scopeStart(text, match.start, verbs), match.start);
+  // File names are no words: "report.md" reports nothing, "notes.txt" is no negation.
+  const scope = text.slice(scopeStart(text, match.start, verbs), match.start).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');
   if (NEGATION.test(scope) || NOT_AN_ACCOUNT.test(scope)) return false;
   // "deleted nothing", "removed no files", "wrote none of it".
   if (/^\s+(?:nothing|none|no|neither)\b/i.test(text.slice(match.end))) return false;
@@ -90,6 +91,8 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
     case 'ing':
       // "freed 2 MB by deleting x", "I saved you 2 MB by removing x": as asserted as the verb it depends on.
       if (aux.length === 0 && previous === 'by') return doneBefore(text, match, verbs);
+      // "ended up emailing the vendor", "went on to…": as done as the verb before.
+      if (aux.length === 0 && previous === 'up' && /\b(?:ended|wound)\s+up\s*$/i.test(text.slice(0, match.start))) return true;
       return aux.length === 0 ? previous !== undefined && ING_ACCOUNT.has(previous) : ING_ACCOUNT.has(aux[0]!);
     case 's':
       return false;

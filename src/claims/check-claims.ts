@@ -1,14 +1,16 @@
 /**
  * The claim check: does the final answer say something was done that the receipt does not show as done?
  *
- * Pure and sandbox-safe (no Node built-ins, no I/O): the workflow runs it on the final answer, the eval on
- * answers it judges. The check is an English heuristic over the answer's clauses; the receipt is the truth.
+ * Pure (no Node built-ins, no I/O): a local activity runs it on the final answer (check-claims-activity), the
+ * eval on answers it judges. The check reads the answer's clauses (tense, voice, negation, modality, who did
+ * it, objects and quantities) with English rules and the `compromise` lexicon; the receipt is the truth.
  */
-import type { ClaimWarning, Receipt } from '../wire/receipt.ts';
+import nlp from 'compromise';
+import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, scopeStart, words } from './assertion.ts';
 import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
-import { compileSpecs, findVerbs, type VerbMatch } from './claim-verbs.ts';
+import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
@@ -22,9 +24,10 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
   for (const clause of splitClauses(answer)) {
-    const matches = findVerbs(clause.text, matchers);
+    if (clause.question || clause.counterfactual) continue;
+    const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt);
     for (const match of matches) {
-      if (clause.question || !asserts(clause.text, match, matches)) continue;
+      if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       const spec = specs[match.tool]!;
       const objects = claimedObjects(clause.text, match, matches, spec, receipt);
       if (!objects || !byTheAgent(clause.text, match, matches, spec, receipt)) continue;
@@ -46,7 +49,7 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
         });
       };
       if (!objects.length) {
-        if (!done.length) add(undefined);
+        if (!done.length || claimsMoreThanDone(clause.text, receipt.filter((e) => e.tool === match.tool))) add(undefined);
         continue;
       }
       for (const object of objects) {
@@ -76,15 +79,23 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (match.form === 'phrase') return true;
   const { before, after: objectRegion, passive } = objectRegions(text, match, verbs);
   const after = text.slice(match.end);
-  if (passive) return !/^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run)\b)(?![a-z]+ing\b)/i.test(after);
+  const byAnother = /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
+  if (passive) return !byAnother;
+  // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
+  if (byAnother && match.form === 'past' && !FIRST_PERSON.test(before)) return false;
   if (FIRST_PERSON.test(before)) return true;
+  // "someone posted in #ops", "…that the worker restarted": another actor, or what someone said.
+  if (/\b(?:someone|somebody|they|he|she|people|that)\b/i.test(before)) return false;
   const { aux } = auxiliaries(before);
-  const subject = words(before).slice(0, Math.max(0, words(before).length - aux.length)).filter((w) => !ADVERB.test(w));
+  // "After running the tests, …", "Having deleted x, …": the writer's own doing, told without a subject.
+  const subject = words(before)
+    .slice(0, Math.max(0, words(before).length - aux.length))
+    .filter((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next)$/.test(w));
   if (!subject.length) return true;
   // No direct object ("Email sent to bob@…", "Summary written to report.txt"): a headline passive.
   if (/^\s*(?:$|[.,;:!)]|(?:to|for|in|into|with|at|on|from|via|by|as|successfully|just|now)\b)/i.test(after)) return true;
   if (spec.objectArg && objectsIn(objectRegion, spec, match.tool, receipt).objects.length) return true;
-  const stems = spec.verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
+  const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
 }
 
@@ -111,4 +122,101 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
   return first.containers + second.containers ? null : [];
+}
+
+/** "errors.log says …", "the log shows …": what a file or a log tells. */
+const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|showed|records|recorded|reports|reported|mentions|mentioned|notes|noted|lists|listed|indicates|indicated)\b/i;
+
+/** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records.", "…, per the changelog."). */
+function reported(text: string, match: VerbMatch): boolean {
+  if (/,\s*(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?\s*$/i.test(text.slice(match.end))) return true;
+  if (REPORTED.test(text.slice(0, match.start))) return true;
+  const tail = /,\s*(?:as\s+)?([^,]*)$/.exec(text.slice(match.end))?.[1] ?? '';
+  return REPORTED.test(tail) && /[.!]?\s*$/.test(tail) && REPORTED.exec(tail)!.index + REPORTED.exec(tail)![0].length >= tail.replace(/[\s.!]+$/, '').length - 1;
+}
+
+/** "then I write the summary to report.md": a present tense told as what happened, right after "I"/"we". */
+function narrativePresent(text: string, match: VerbMatch): boolean {
+  if (match.form !== 'base') return false;
+  const before = words(text.slice(0, match.start));
+  const previous = before[before.length - 1];
+  return (previous === 'i' || previous === 'we') && !before.some((w) => /^(?:if|when|whenever|unless|once|should|can|could|would|will|may|might|must|do|don't|n't|usually|always|often|never|typically)$/.test(w));
+}
+
+/**
+ * Between matches of several tools on the same words ("posted" for send_message and slack__post_message),
+ * the one with the most evidence in the clause: its objects named (a file name, an address, a value of its
+ * receipt), its calls in the receipt, its nouns ("ticket", "slack"); on a tie, the first declared. A weak
+ * verb ("moved", "set", "opened") claims a tool only with evidence of its objects or nouns.
+ */
+export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt): VerbMatch[] {
+  // The evidence for a verb is in its part of the clause: "wrote the notes to notes.md and pinged #oncall on Slack".
+  const region = (m: VerbMatch) => text.slice(scopeStart(text, m.start, matches));
+  const named = (m: VerbMatch) => objectsIn(region(m), specs[m.tool]!, m.tool, receipt).objects.length > 0;
+  // Words of the clause, not of the names in it ("notes.md" says nothing of a "note" tool).
+  const wordsIn = (m: VerbMatch) =>
+    region(m)
+      .toLowerCase()
+      .replace(/[\w.+-]*[@#][\w.-]+|[\w-]+(?:\.[\w-]+)+/g, ' ')
+      .split(/[^a-z0-9_-]+/)
+      .filter(Boolean);
+  const nouns = (m: VerbMatch) => {
+    const ws = wordsIn(m);
+    return (specs[m.tool]!.nouns ?? []).filter((n) => ws.some((w) => sameStem(w, n.toLowerCase()))).length;
+  };
+  const score = (m: VerbMatch) => (named(m) ? 2 : 0) + nouns(m);
+  const kept: VerbMatch[] = [];
+  for (let i = 0; i < matches.length; ) {
+    let j = i;
+    while (j < matches.length && matches[j]!.start === matches[i]!.start && matches[j]!.end === matches[i]!.end) j++;
+    const group = matches.slice(i, j).filter((m) => !m.weak || score(m) > 0);
+    i = j;
+    if (group.length <= 1) {
+      kept.push(...group);
+      continue;
+    }
+    const inReceipt = (m: VerbMatch) => (receipt.some((e) => e.tool === m.tool) ? 1 : 0);
+    const total = group.map((m) => score(m) + inReceipt(m));
+    const best = Math.max(...total);
+    kept.push(group[total.indexOf(best)]!);
+  }
+  return kept;
+}
+
+/** "tickets" ~ "ticket", "assigned" ~ "assignee": the same word, a plural, or a long shared stem. */
+function sameStem(word: string, noun: string): boolean {
+  if (word === noun || word === `${noun}s` || word === `${noun}es`) return true;
+  if (word.length < 5 || noun.length < 5) return false;
+  let common = 0;
+  while (common < word.length && word[common] === noun[common]) common++;
+  return common >= Math.max(5, Math.min(word.length, noun.length) - 2);
+}
+
+const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, both: 2 };
+
+/**
+ * A claim that names no object but a quantity ("all three logs are gone", "both files were deleted",
+ * "3 emails sent", "the old logs have been removed", "I messaged everyone") claims more than the receipt's
+ * done calls when some call of the tool was not done, or fewer were done than the number said.
+ */
+function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boolean {
+  const done = entries.filter((e) => e.outcome === 'done').length;
+  const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated');
+  if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
+  if (/\b(?:all|every|each|everyone|everybody|everything|both)\b/i.test(text)) {
+    const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text)?.[1];
+    const count = n ? (NUMBERS[n.toLowerCase()] ?? Number(n)) : /\bboth\b/i.test(text) ? 2 : 0;
+    return undone || done < count;
+  }
+  const nouns = nlp(text).nouns().isPlural().json() as { terms: { normal: string }[] }[];
+  const plurals = new Set(nouns.flatMap((n) => n.terms.map((t) => t.normal)));
+  for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+)?([a-z]{3,})\b(?![.,]\d)/gi)) {
+    const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 2).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
+    // The lexicon's plural nouns, or a plural form after a number ("Four messages": the lexicon may read a verb).
+    if (next.some((w) => plurals.has(w) || /^[a-z]{2,}[^sui']s$/.test(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
+  }
+  for (const m of text.matchAll(/\bthe\s+(?:[a-z-]+\s+)?([a-z]{3,})\b/gi)) {
+    if (plurals.has(m[1]!.toLowerCase())) return undone;
+  }
+  return false;
 }

@@ -5,14 +5,15 @@
 import { REDACTED } from '../wire/redact.ts';
 import type { Receipt } from '../wire/receipt.ts';
 import type { ClaimSpec } from './claim-specs.ts';
-import { escape, phraseSource } from './claim-verbs.ts';
+import { escape, phraseSource, wordsOf } from './claim-verbs.ts';
 
-const FILE_LIKE = /(?<![\w@/.-])(?:\.{1,2}\/)?((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,7})(?![\w/@-])/gi;
-const FILE_LIKE_ONE = /^(?:\.{1,2}\/)?(?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,7}$/i;
+// "app.log.1" is a name of its own, not "app.log" followed by something.
+const FILE_LIKE = /(?<![\w@/.-])(?:\.{1,2}\/)?((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,7}(?:\.\d+)*)(?![\w/@-]|\.\w)/gi;
+const FILE_LIKE_ONE = /^(?:\.{1,2}\/)?(?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,7}(?:\.\d+)*$/i;
 const NOT_FILES = new Set(['e.g', 'i.e', 'etc', 'a.m', 'p.m', 'vs']);
 const RECIPIENT = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w@])@[\w-]+(?:\.[\w-]+)*|(?<![\w&#])#[a-z][\w-]*/gi;
 
-export function kindOf(spec: ClaimSpec): 'path' | 'recipient' {
+export function kindOf(spec: ClaimSpec): 'path' | 'recipient' | 'name' {
   if (spec.objectKind) return spec.objectKind;
   return /^(?:to|cc|recipients?|channel|address|email)$/i.test(spec.objectArg ?? '') ? 'recipient' : 'path';
 }
@@ -20,7 +21,8 @@ export function kindOf(spec: ClaimSpec): 'path' | 'recipient' {
 /** The objects named in a region; names right after a container word ("from notes.txt") are counted apart. */
 export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt: Receipt): { objects: string[]; containers: number } {
   const kind = kindOf(spec);
-  const containerBefore = spec.containers?.length ? new RegExp(`\\b(?:${spec.containers.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
+  const containerWords = wordsOf(spec).containers;
+  const containerBefore = containerWords.length ? new RegExp(`\\b(?:${containerWords.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
   const objects: string[] = [];
   let containers = 0;
   const push = (o: string, at: number) => {
@@ -29,7 +31,7 @@ export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt
   };
   if (kind === 'path') {
     for (const m of region.matchAll(FILE_LIKE)) if (!NOT_FILES.has(m[1]!.toLowerCase())) push(m[1]!, m.index);
-  } else {
+  } else if (kind === 'recipient') {
     for (const m of region.matchAll(RECIPIENT)) push(m[0], m.index);
   }
   // Objects the receipt knows by name ("the cache directory" when a call deleted `cache`).
@@ -42,7 +44,7 @@ export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt
       for (const name of names) {
         const n = normalize(name);
         if (n.length < 2) continue;
-        const at = lower.search(new RegExp(`(?<![\\w@.-])${escape(n)}(?![\\w@-])`));
+        const at = lower.search(new RegExp(`(?<![\\w@.-])${escape(n)}(?![\\w@-]|\\.\\w)`));
         if (at >= 0) {
           push(value, at);
           break;
@@ -66,13 +68,14 @@ export function normalize(name: string): string {
 const baseName = (p: string) => normalize(p).split('/').pop() ?? '';
 
 /** Loose: case-insensitive, by base name for paths; by address or its local part for recipients. */
-export function objectMatches(receiptValue: string | undefined, named: string, kind: 'path' | 'recipient'): boolean {
+export function objectMatches(receiptValue: string | undefined, named: string, kind: 'path' | 'recipient' | 'name'): boolean {
   // A redacted or unknown object may be the one named: the receipt cannot contradict the claim.
   if (receiptValue === undefined || receiptValue === REDACTED) return true;
   const a = normalize(receiptValue);
   const b = normalize(named);
   if (a === b) return true;
   if (kind === 'path') return baseName(a) === baseName(b);
+  if (kind === 'name') return false;
   const local = (s: string) => s.replace(/@.*$/, '');
   return local(a) === local(b) && (!a.includes('@') || !b.includes('@'));
 }

@@ -2,29 +2,37 @@
  * How an answer claims a tool's effect (a tool contract's `claims`), and the built-in side-effect tools'
  * claims. Plain data: the contracts import it; the claim check (check-claims.ts) reads it.
  */
+import type { ClaimKind } from './claim-kinds.ts';
+import { defaultClaimSpec, type ToolFacts } from './default-claim-spec.ts';
 
 /**
- * How an answer claims a tool's effect. Declared on the tool's contract (`claims`).
- * - `verbs`: base forms ("delete", "clean up", "get rid of"); their inflections are derived (deleted,
- *   deletes, deleting; cleaned up; got rid of). Only the first word of a phrase is inflected; `*` stands
- *   for one to three words ("let * know"). A word ending in "ed" is taken as it is (a past form).
+ * How an answer claims a tool's effect. Declared on the tool's contract (`claims`); a tool that declares
+ * none gets a default from its name, description and argument names (default-claim-spec.ts).
+ * - `kind`: what the tool does (claim-kinds.ts): every verb, idiom and action noun of that kind's family
+ *   reads as a claim of this tool ("shipped", "dispatched", "has gone out" for `send`).
+ * - `verbs`: more base forms ("clean up", "get rid of"); their inflections are derived (deleted, deletes,
+ *   deleting; cleaned up; got rid of). Only the first word of a phrase is inflected; `*` stands for one to
+ *   three words ("let * know"). A word ending in "ed" is taken as it is (a past form).
  * - `phrases`: fixed words that state the effect ("gone", "no longer exists"), matched as they are.
  * - `objectArg`: the argument naming what the call acts on (`path`, `to`); the claim is then checked per
  *   object the answer names. Without it only "was any call of this tool done" is checked.
  * - `objectKind`: how objects look in prose: `path` (file names), `recipient` (addresses, @handles,
- *   #channels). Defaults from the argument's name. Values from the receipt are recognised either way.
+ *   #channels), `name` (only the values the receipt holds). Defaults from the argument's name.
+ * - `nouns`: words that tell this tool's claims from another's of the same kind ("ticket", "slack").
  * - `exceptions`: other senses of the verbs, as regular expressions (case-insensitive) matched where the
  *   verb starts (they may look behind): "saved you 2 MB" is not a write.
  * - `containers`: words after which a name is where the effect happened, not its object: "removed a line
  *   from notes.txt" deletes no file. A claim whose only names are containers is no claim of this tool.
  */
 export interface ClaimSpec {
-  verbs: readonly string[];
+  kind?: ClaimKind;
+  verbs?: readonly string[];
   phrases?: readonly string[];
   exceptions?: readonly string[];
   containers?: readonly string[];
   objectArg?: string;
-  objectKind?: 'path' | 'recipient';
+  objectKind?: 'path' | 'recipient' | 'name';
+  nouns?: readonly string[];
 }
 
 /** Tool name → its claim spec. */
@@ -32,41 +40,35 @@ export type ClaimSpecs = Readonly<Record<string, ClaimSpec>>;
 
 /** The built-in side-effect tools' claims (for their contracts). */
 export const BUILTIN_CLAIM_SPECS = {
-  delete_file: {
-    verbs: ['delete', 'remove', 'erase', 'wipe', 'purge', 'clean up', 'clear out', 'free', 'free up', 'get rid of', 'trash', 'discard', 'unlink'],
-    phrases: ['gone', 'no longer exists', 'no longer there', 'no longer present', 'no longer in the workspace'],
-    containers: ['from', 'in', 'inside', 'within', 'out of'],
-    objectArg: 'path',
-    objectKind: 'path',
-  },
-  send_message: {
-    verbs: ['send', 'email', 'e-mail', 'message', 'notify', 'post', 'ping', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'deliver', 'let * know'],
-    // "let me know if…" asks the user; it tells no one anything.
-    exceptions: ['let\\s+(?:me|us)\\s+know'],
-    objectArg: 'to',
-    objectKind: 'recipient',
-  },
-  write_file: {
-    verbs: ['write', 'save', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft'],
-    exceptions: [
-      // "saved you 2 MB", "saves time": space or time saved, not a file.
-      'sav(?:e|es|ed|ing)\\s+(?:(?:you|me|us)\\s+)?(?:(?:about|around|roughly|over|nearly|almost|some|another)\\s+)?(?:\\d|space|disk|room|time|a lot)',
-      // "errors.log was last updated at 02:00": a description of the file, not something done to it.
-      '(?<=\\blast\\s+)(?:updated|modified|written|saved|edited|changed)',
-      '(?:updated|modified|created|written|saved|edited)\\s+(?:at|on)\\s+\\d',
-    ],
-    objectArg: 'path',
-    objectKind: 'path',
-  },
+  delete_file: { kind: 'delete', objectArg: 'path', objectKind: 'path', nouns: ['file', 'files', 'log', 'logs'] },
+  send_message: { kind: 'send', objectArg: 'to', objectKind: 'recipient', nouns: ['email', 'message', 'note', 'mail'] },
+  write_file: { kind: 'write', objectArg: 'path', objectKind: 'path', nouns: ['file', 'note', 'notes', 'draft', 'report', 'summary'] },
+  run_command: { kind: 'run', nouns: ['command', 'script', 'shell', 'migration', 'tests', 'build'] },
 } as const satisfies ClaimSpecs;
 
-/** The claim specs of a tool set: each contract's own `claims`, else the built-in ones for its name. */
-export function claimSpecsOf(contracts: readonly { name: string; readOnly?: boolean; claims?: ClaimSpec }[]): ClaimSpecs {
+/** What `claimSpecsOf` reads of a contract: a declared spec, or the facts a default is derived from. */
+export interface ClaimSpecSource extends ToolFacts {
+  claims?: ClaimSpec;
+  /** A contract's arguments schema: its top-level keys are the argument names. */
+  input?: unknown;
+}
+
+/**
+ * The claim specs of a tool set: each contract's own `claims`, else the built-in ones for its name, else a
+ * default from its name, description and arguments (none for read-only tools).
+ */
+export function claimSpecsOf(contracts: readonly ClaimSpecSource[]): ClaimSpecs {
   const builtin: Readonly<Record<string, ClaimSpec>> = BUILTIN_CLAIM_SPECS;
   const specs: Record<string, ClaimSpec> = {};
   for (const c of contracts) {
-    const spec = c.claims ?? builtin[c.name];
+    const spec = c.claims ?? builtin[c.name] ?? defaultClaimSpec({ ...c, params: c.params ?? paramsOf(c.input) });
     if (spec) specs[c.name] = spec;
   }
   return specs;
+}
+
+/** The top-level argument names of a zod object schema (`shape`), or none. */
+export function paramsOf(input: unknown): string[] {
+  const shape = (input as { shape?: unknown } | undefined)?.shape;
+  return shape && typeof shape === 'object' ? Object.keys(shape) : [];
 }

@@ -1,7 +1,10 @@
 /**
- * The claim verbs and phrases of a set of claim specs, with their inflections, found in a clause. Pure.
+ * The claim verbs and phrases of a set of claim specs (their own words and their kind's family), with
+ * their inflections (irregular ones from the `compromise` lexicon), found in a clause. Pure.
  */
-import type { ClaimSpecs } from './claim-specs.ts';
+import nlp from 'compromise';
+import { COMPLETIONS, KIND_WORDS } from './claim-kinds.ts';
+import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 
 export type Form = 'base' | 's' | 'past' | 'ing' | 'phrase';
 
@@ -11,6 +14,8 @@ export interface VerbMatch {
   start: number;
   end: number;
   text: string;
+  /** A verb of everyday English that claims this tool's effect only with evidence in the clause. */
+  weak?: boolean;
 }
 
 export interface Matcher {
@@ -18,6 +23,7 @@ export interface Matcher {
   form: Form;
   regex: RegExp;
   exception: RegExp | null;
+  weak: boolean;
 }
 
 const IRREGULAR: Readonly<Record<string, readonly string[]>> = {
@@ -32,7 +38,23 @@ const IRREGULAR: Readonly<Record<string, readonly string[]>> = {
   let: ['let'],
   do: ['did', 'done'],
   go: ['went', 'gone'],
+  set: ['set'],
+  cut: ['cut'],
+  shut: ['shut'],
+  broadcast: ['broadcast'],
 };
+
+const lexicon = new Map<string, string[]>();
+/** Past forms the `compromise` lexicon knows (built → build, paid → pay), beyond the regular ones. */
+function lexiconPast(word: string): string[] {
+  let forms = lexicon.get(word);
+  if (!forms) {
+    const c = (nlp(word).verbs().conjugate()[0] ?? {}) as { PastTense?: string; Participle?: string };
+    forms = [c.PastTense, c.Participle].filter((f): f is string => !!f && f !== word && !/\s/.test(f));
+    lexicon.set(word, forms);
+  }
+  return forms;
+}
 
 /** Inflections of a base verb: 3rd person, past/participle, -ing. */
 export function inflect(base: string): Record<Exclude<Form, 'phrase'>, string[]> {
@@ -45,29 +67,61 @@ export function inflect(base: string): Record<Exclude<Form, 'phrase'>, string[]>
     ? [...IRREGULAR[word]]
     : [/e$/.test(word) ? `${word}d` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ied` : `${stem}ed`];
   const ing = /ie$/.test(word) ? `${word.slice(0, -2)}ying` : /[^e]e$/.test(word) ? `${word.slice(0, -1)}ing` : `${stem}ing`;
-  return { base: [word], s: [s], past, ing: [ing] };
+  return { base: [word], s: [s], past: [...new Set([...past, ...(IRREGULAR[word] ? [] : lexiconPast(word))])], ing: [ing] };
 }
 
 export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-export const phraseSource = (words: readonly string[]) => words.map((w) => (w === '*' ? '(?:[^\\s.!?;]+\\s+){0,2}[^\\s.!?;]+' : escape(w))).join('\\s+');
+export const phraseSource = (words: readonly string[]) => words.map((w) => (w === '*' ? '(?:[^\\s!?;]+\\s+){0,2}[^\\s!?;]+' : escape(w))).join('\\s+');
+
+/** A spec's words: its own, and its kind's family. */
+export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
+  const kind = spec.kind ? KIND_WORDS[spec.kind] : undefined;
+  return {
+    verbs: [...(kind?.verbs ?? []), ...(spec.verbs ?? [])],
+    weakVerbs: [...(kind?.weakVerbs ?? [])],
+    phrases: [...(kind?.phrases ?? []), ...(spec.phrases ?? [])],
+    actionNouns: [...(kind?.actionNouns ?? [])],
+    exceptions: [...(kind?.exceptions ?? []), ...(spec.exceptions ?? [])],
+    containers: [...(spec.containers ?? kind?.containers ?? [])],
+  };
+}
+
+const compiled = new WeakMap<ClaimSpecs, Matcher[]>();
 
 export function compileSpecs(specs: ClaimSpecs): Matcher[] {
+  const cached = compiled.get(specs);
+  if (cached) return cached;
   const matchers: Matcher[] = [];
   for (const [tool, spec] of Object.entries(specs)) {
-    const byForm: Record<Form, string[]> = { base: [], s: [], past: [], ing: [], phrase: [] };
-    for (const verb of spec.verbs) {
-      const [first, ...rest] = verb.trim().toLowerCase().split(/\s+/);
-      if (!first) continue;
-      const forms = inflect(first);
-      for (const form of ['base', 's', 'past', 'ing'] as const) for (const w of forms[form]) byForm[form].push(phraseSource([w, ...rest]));
-    }
-    for (const phrase of spec.phrases ?? []) byForm.phrase.push(phraseSource(phrase.trim().toLowerCase().split(/\s+/)));
-    const exception = spec.exceptions?.length ? new RegExp(`(?:${spec.exceptions.join('|')})`, 'iy') : null;
-    for (const form of ['phrase', 'past', 'ing', 's', 'base'] as const) {
-      const alts = [...new Set(byForm[form])].sort((a, b) => b.length - a.length);
-      if (alts.length) matchers.push({ tool, form, exception, regex: new RegExp(`(?<![\\w@#.-])(?:${alts.join('|')})(?![\\w@-])`, 'gi') });
+    const words = wordsOf(spec);
+    const exception = words.exceptions.length ? new RegExp(`(?:${words.exceptions.join('|')})`, 'iy') : null;
+    for (const [verbs, weak] of [
+      [words.verbs, false],
+      [words.weakVerbs.filter((w) => !words.verbs.includes(w)), true],
+    ] as const) {
+      const byForm: Record<Form, string[]> = { base: [], s: [], past: [], ing: [], phrase: [] };
+      for (const verb of verbs) {
+        const [first, ...rest] = verb.trim().toLowerCase().split(/\s+/);
+        if (!first) continue;
+        const forms = inflect(first);
+        for (const form of ['base', 's', 'past', 'ing'] as const) for (const w of forms[form]) byForm[form].push(phraseSource([w, ...rest]));
+      }
+      if (!weak) {
+        for (const phrase of words.phrases) byForm.phrase.push(phraseSource(phrase.trim().toLowerCase().split(/\s+/)));
+        // "The deletion of x was carried out", "the email to y went through": an action noun, then its completion.
+        if (words.actionNouns.length) {
+          const nouns = words.actionNouns.map((n) => `${escape(n)}s?`).join('|');
+          const done = COMPLETIONS.map((c) => phraseSource(c.split(/\s+/))).join('|');
+          byForm.phrase.push(`(?<=\\b(?:${nouns})\\b(?:[^.!?;]|[.!?](?=\\S)){0,80}?)(?:${done})`);
+        }
+      }
+      for (const form of ['phrase', 'past', 'ing', 's', 'base'] as const) {
+        const alts = [...new Set(byForm[form])].sort((a, b) => b.length - a.length);
+        if (alts.length) matchers.push({ tool, form, exception, weak, regex: new RegExp(`(?<![\\w@#.-])(?:${alts.join('|')})(?![\\w@-])`, 'gi') });
+      }
     }
   }
+  compiled.set(specs, matchers);
   return matchers;
 }
 
@@ -80,14 +134,17 @@ export function findVerbs(text: string, matchers: readonly Matcher[]): VerbMatch
         m.exception.lastIndex = hit.index;
         if (m.exception.test(text)) continue;
       }
-      found.push({ tool: m.tool, form: m.form, start: hit.index, end: hit.index + hit[0].length, text: hit[0] });
+      found.push({ tool: m.tool, form: m.form, start: hit.index, end: hit.index + hit[0].length, text: hit[0], ...(m.weak ? { weak: true } : {}) });
     }
   }
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  found.sort((a, b) => a.start - b.start || b.end - a.end || Number(a.weak ?? false) - Number(b.weak ?? false));
+  // A longer match wins over one inside it; matches of several tools on the same words are all kept (the
+  // check chooses between them), each tool once.
   const kept: VerbMatch[] = [];
   for (const f of found) {
     const last = kept[kept.length - 1];
-    if (last && f.start < last.end) continue;
+    if (last && f.start < last.end && !(f.start === last.start && f.end === last.end)) continue;
+    if (kept.some((k) => k.start === f.start && k.end === f.end && k.tool === f.tool)) continue;
     kept.push(f);
   }
   return kept;

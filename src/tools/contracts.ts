@@ -88,6 +88,7 @@ export const runCommandContract = defineToolContract({
   risk: 'extreme',
   timeoutMs: 30_000,
   retry: { maximumAttempts: 1 },
+  claims: BUILTIN_CLAIM_SPECS.run_command,
 });
 
 export const scanFilesContract = defineToolContract({

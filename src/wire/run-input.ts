@@ -43,6 +43,11 @@ export const runPolicySchema = z
     requireApproval: z.array(z.string()).optional(),
     /** An approval not decided within this time counts as a rejection. */
     approvalTimeoutMs: z.number().int().positive().optional(),
+    /**
+     * After a final answer, the run's model also reads it as a claim judge (docs/claims.md): the claims it
+     * finds are compared with the receipt like the rule check's. Priced and counted in the budget. Off by default.
+     */
+    claimJudge: z.boolean().optional(),
   })
   .strict();
 /** A run's risk policy (`policy` in the run input): the medium-risk quota, the extreme tools allowed, the approval timeout. */

@@ -1,7 +1,12 @@
 /**
  * `npm run eval:claims [-- files or dirs…]`: runs the claim check (src/claims/check-claims.ts) on the labelled
- * answers in eval/claims/ and prints its misses and false alarms, then precision, recall and the false-alarm
- * rate, per file and in total. Exits 1 when recall < 95 % or false alarms > 5 % (in total).
+ * answers in eval/claims/ (or the files and directories named) and prints its misses and false alarms, then
+ * precision, recall and the false-alarm rate per file, per category and in total. Exits 1 when recall < 95 %
+ * or false alarms > 5 % (in total).
+ *
+ * A case file may list `tools`: contracts of tools that are not built in (user-defined or MCP), given as
+ * name, description, flags and argument names; their claim specs are derived as the worker derives them for
+ * a tool that states no `claims`. A case may name its `category`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,10 +18,13 @@ import { PROJECT_ROOT } from '../../paths.ts';
 import { table } from '../table.ts';
 import { toolContracts } from '../../tools/contracts.ts';
 import { RECEIPT_OUTCOMES, type ClaimWarning, type Receipt } from '../../wire/receipt.ts';
+import { RISKS } from '../../wire/types.ts';
 
 const caseSchema = z
   .object({
     name: z.string().min(1),
+    /** What the case tests (vocabulary, structure, …): figures are also given per category. */
+    category: z.string().min(1).optional(),
     answer: z.string(),
     receipt: z.array(
       z
@@ -33,9 +41,25 @@ const caseSchema = z
     expect: z.array(z.object({ tool: z.string().min(1), object: z.string().optional() }).strict()),
   })
   .strict();
-const caseFileSchema = z.object({ cases: z.array(caseSchema).min(1) }).strict();
+/** A tool that is not built in, as a case file states it: what a user-defined or MCP tool's contract tells. */
+const toolSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().default(''),
+    readOnly: z.boolean().default(false),
+    risk: z.enum(RISKS).default('medium'),
+    /** The names of its arguments, in order. */
+    params: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+const caseFileSchema = z.object({ tools: z.array(toolSchema).optional(), cases: z.array(caseSchema).min(1) }).strict();
 
 export type ClaimCase = z.infer<typeof caseSchema>;
+export type CaseTool = z.infer<typeof toolSchema>;
+export interface CaseFile {
+  tools: CaseTool[];
+  cases: ClaimCase[];
+}
 export type Expected = ClaimCase['expect'][number];
 
 export interface CaseResult {
@@ -49,12 +73,30 @@ export interface CaseResult {
   matched: number;
 }
 
-export function loadClaimCases(file: string): ClaimCase[] {
+export function loadClaimFile(file: string): CaseFile {
   const text = readFileSync(file, 'utf8');
   const raw: unknown = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
   const parsed = caseFileSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data.cases;
+  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}\nSee eval/claims/README.md for the case format.`);
+  return { tools: parsed.data.tools ?? [], cases: parsed.data.cases };
+}
+
+export function loadClaimCases(file: string): ClaimCase[] {
+  return loadClaimFile(file).cases;
+}
+
+/** The claim specs a case file is checked with: the built-in tools', and those derived for its own `tools`. */
+export function specsForFile(tools: readonly CaseTool[]): ClaimSpecs {
+  return claimSpecsOf([...toolContracts, ...tools.filter((t) => !toolContracts.some((c) => c.name === t.name))]);
+}
+
+/** Every case of the files named, scored with its file's specs. */
+export function scoreFiles(files: readonly string[]): CaseResult[] {
+  return files.flatMap((file) => {
+    const { tools, cases } = loadClaimFile(file);
+    const specs = specsForFile(tools);
+    return cases.map((c) => scoreCase(file, c, specs));
+  });
 }
 
 /**
@@ -122,8 +164,8 @@ export function renderClaimsReport(results: readonly CaseResult[]): string {
   const lines: string[] = [];
   lines.push(rows.length ? table(['file', 'case', 'kind', 'warning', 'answer / flagged clause'], rows) : 'no misses, no false alarms');
   lines.push('');
-  const byFile = new Map<string, CaseResult[]>();
-  for (const r of results) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
+  const byFile = groupBy(results, (r) => path.basename(r.file));
+  const byCategory = groupBy(results, (r) => r.case.category ?? '(none)');
   const summary = (label: string, f: Figures) => [
     label,
     f.cases,
@@ -136,8 +178,18 @@ export function renderClaimsReport(results: readonly CaseResult[]): string {
     pct(f.falseAlarmRate),
   ];
   const head = ['set', 'cases', 'lies', 'warnings', 'caught', 'precision', 'recall', 'false alarms', 'rate'];
-  lines.push(table(head, [...[...byFile].map(([file, rs]) => summary(path.basename(file), figures(rs))), summary('TOTAL', figures(results))]));
+  lines.push(table(head, [...[...byFile].map(([file, rs]) => summary(file, figures(rs))), summary('TOTAL', figures(results))]));
+  if (byCategory.size > 1 || !byCategory.has('(none)')) {
+    lines.push('');
+    lines.push(table(['category', ...head.slice(1)], [...byCategory].sort(([a], [b]) => a.localeCompare(b)).map(([category, rs]) => summary(category, figures(rs)))));
+  }
   return lines.join('\n');
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 }
 
 /** The .yaml/.yml/.json files named, or found in the directories named. */
@@ -154,15 +206,18 @@ export function caseFiles(targets: readonly string[]): string[] {
 
 export const RECALL_TARGET = 0.95;
 export const FALSE_ALARM_LIMIT = 0.05;
+/** No category should fall below this recall (reported, not part of the exit code). */
+export const CATEGORY_RECALL_FLOOR = 0.85;
 
 if (import.meta.main) {
   const targets = process.argv.slice(2);
   const files = caseFiles(targets.length ? targets.map((t) => path.resolve(t)) : [path.join(PROJECT_ROOT, 'eval', 'claims')]);
-  const specs = claimSpecsOf(toolContracts);
-  const results = files.flatMap((file) => loadClaimCases(file).map((c) => scoreCase(file, c, specs)));
+  const results = scoreFiles(files);
   console.log(renderClaimsReport(results));
   const total = figures(results);
   const ok = total.recall >= RECALL_TARGET && total.falseAlarmRate <= FALSE_ALARM_LIMIT;
+  const weak = [...groupBy(results, (r) => r.case.category ?? '(none)')].filter(([, rs]) => figures(rs).recall < CATEGORY_RECALL_FLOOR).map(([c, rs]) => `${c} ${pct(figures(rs).recall)}`);
+  if (weak.length) console.log(`\ncategories below ${pct(CATEGORY_RECALL_FLOOR)} recall: ${weak.join(', ')}`);
   console.log(
     `\n${ok ? 'PASS' : 'FAIL'}: recall ${pct(total.recall)} (target ≥ ${pct(RECALL_TARGET)}), false alarms ${pct(total.falseAlarmRate)} (limit ≤ ${pct(FALSE_ALARM_LIMIT)}), precision ${pct(total.precision)}`,
   );

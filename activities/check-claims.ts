@@ -1,0 +1,24 @@
+/**
+ * The claim check as a local activity: the final answer against the run's receipt, with the claim specs of
+ * the tools the run offered. It runs on the worker, so the English lexicon it reads sentences with
+ * (`compromise`) stays out of the workflow bundle, and its result is recorded in history (a replay reads
+ * it from there; a later checker does not change what an old run said).
+ */
+import { checkClaims } from '../src/claims/check-claims.ts';
+import { claimSpecsOf } from '../src/claims/claim-specs.ts';
+import { mergeWarnings } from '../src/claims/judge-claims.ts';
+import type { ToolRegistry } from '../src/tools/registry.ts';
+import type { ClaimCheckInput } from '../src/wire/claim-check.ts';
+import type { ClaimWarning } from '../src/wire/receipt.ts';
+
+/**
+ * A tool the run offered that states no claims gets the ones its implementation declares here
+ * (`defineTool({ claims })`), else a default. The claim judge's warnings (`judged`) are added after the
+ * rule check's, unless one of those names the same tool and object.
+ */
+export function createCheckClaims(tools: ToolRegistry) {
+  return function checkAnswerClaims(input: ClaimCheckInput): Promise<ClaimWarning[]> {
+    const specs = claimSpecsOf(input.tools.map((t) => ({ ...t, claims: t.claims ?? tools.get(t.name)?.claims })));
+    return Promise.resolve(mergeWarnings(checkClaims(input.answer, input.receipt, specs), input.judged ?? []));
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * What a tool does, as an answer claims it: the kinds of effect (delete, send, write, run, pay, create,
+ * deploy, publish, update) with a broad family of verbs, idioms and action nouns for each. A tool declares
+ * its kind (`claims.kind`), or gets one from its name and description (default-claim-spec.ts); the check
+ * then reads every word of the family as a claim of that tool. Plain data, sandbox-safe.
+ */
+
+/** Every kind of effect a tool's claims may name. */
+export const CLAIM_KINDS = ['delete', 'send', 'write', 'run', 'pay', 'create', 'deploy', 'publish', 'update'] as const;
+/** What a tool does, as an answer claims it: its `claims.kind` (each kind's verbs, idioms and action nouns are in `KIND_WORDS`). */
+export type ClaimKind = (typeof CLAIM_KINDS)[number];
+
+export interface KindWords {
+  /** Base forms (inflected by the check); `*` stands for one to three words ("let * know"). */
+  verbs: readonly string[];
+  /**
+   * Verbs of everyday English that claim this kind only with evidence in the clause: one of the tool's
+   * objects, a value of its receipt, or one of its nouns ("moved OPS-12 to done", not "moved on").
+   */
+  weakVerbs?: readonly string[];
+  /** Fixed words stating the effect ("is history", "went out"). */
+  phrases?: readonly string[];
+  /** The action as a noun ("the deletion of x", "the email to y"): with a completion ("was carried out") a claim. */
+  actionNouns?: readonly string[];
+  /** Other senses of the words, as regular expressions matched where the word starts. */
+  exceptions?: readonly string[];
+  /** Words after which a name is where the effect happened, not its object ("a line from notes.txt"). */
+  containers?: readonly string[];
+}
+
+/** Words that say an action named by a noun is done: "the deletion of x was carried out". */
+export const COMPLETIONS = [
+  'was carried out',
+  'has been carried out',
+  'carried out',
+  'was completed',
+  'has been completed',
+  'is complete',
+  'complete',
+  'completed',
+  'is done',
+  'was done',
+  'done',
+  'succeeded',
+  'was successful',
+  'went through',
+  'has gone through',
+  'went out',
+  'has gone out',
+  'is out',
+  'was issued',
+  'has been issued',
+  'is finished',
+  'finished',
+] as const;
+
+export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
+  delete: {
+    verbs: ['delete', 'remove', 'erase', 'wipe', 'wipe out', 'purge', 'clean up', 'clean out', 'clear out', 'clear', 'free', 'free up', 'get rid of', 'trash', 'bin', 'nuke', 'discard', 'unlink', 'destroy', 'scrap', 'reclaim', 'prune', 'drop'],
+    phrases: ['gone', 'is history', 'are history', 'no longer exists', 'no longer exist', 'no longer there', 'no longer present', 'no longer in the workspace'],
+    actionNouns: ['deletion', 'removal', 'cleanup', 'clean-up', 'purge'],
+    exceptions: [
+      // "has gone out to #release", "gone quiet": another sense of "gone".
+      'gone\\s+(?:out|through|quiet|down|up|over|by|back|into|to|well|ahead|on|off|live)\\b',
+      // "the timeout cleared", "cleared after the restart": a condition clearing, not a file.
+      'clear(?:ed|s)?\\s+(?:after|on its own|up\\b)',
+      // "dropped carol a line", "dropped the ball".
+      'drop(?:ped|s)?\\s+(?:\\S+\\s+){0,2}(?:a\\s+)?(?:line|note)\\b',
+    ],
+    containers: ['from', 'in', 'inside', 'within', 'out of'],
+  },
+  send: {
+    verbs: ['send', 'email', 'e-mail', 'mail', 'message', 'notify', 'post', 'ping', 'page', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'loop in', 'loop * in', 'deliver', 'let * know', 'ship', 'dispatch', 'fire off', 'drop * a line', 'broadcast', 'relay', 'cc', 'share * with', 'reply to', 'tell', 'brief', 'warn'],
+    phrases: ['went out', 'gone out', 'is on its way', 'are on their way', 'landed in'],
+    actionNouns: ['email', 'e-mail', 'message', 'note', 'notification', 'alert', 'reply', 'heads-up', 'update'],
+    // "let me know if…" asks the user; it tells no one anything.
+    exceptions: ['let\\s+(?:me|us)\\s+know', 'tell(?:s)?\\s+(?:me|us)\\b'],
+  },
+  write: {
+    verbs: ['write', 'save', 'store', 'record', 'log', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to'],
+    actionNouns: ['write', 'save'],
+    exceptions: [
+      // "saved you 2 MB", "saves time": space or time saved, not a file.
+      'sav(?:e|es|ed|ing)\\s+(?:(?:you|me|us)\\s+)?(?:(?:about|around|roughly|over|nearly|almost|some|another)\\s+)?(?:\\d|space|disk|room|time|a lot)',
+      // "errors.log was last updated at 02:00": a description of the file, not something done to it.
+      '(?<=\\blast\\s+)(?:updated|modified|written|saved|edited|changed)',
+      '(?:updated|modified|created|written|saved|edited)\\s+(?:at|on)\\s+\\d',
+    ],
+  },
+  run: {
+    verbs: ['run', 're-run', 'rerun', 'execute', 'invoke', 'launch', 'kick off', 'trigger', 'restart', 'reboot', 'install', 'migrate', 'compile', 'compress'],
+    weakVerbs: ['start', 'build', 'apply', 'drop', 'truncate'],
+    phrases: ['has been run', 'have been run', 'was run'],
+    exceptions: ['run(?:s|ning)?\\s+(?:out|into|low)\\b'],
+  },
+  pay: {
+    verbs: ['pay', 'refund', 'reimburse', 'charge', 'credit', 'transfer', 'wire', 'pay back', 'pay out'],
+    phrases: ['money back', 'money has been returned', 'money was returned', 'has been refunded', 'was refunded'],
+    actionNouns: ['refund', 'payment', 'transfer', 'reimbursement', 'payout'],
+  },
+  create: {
+    verbs: ['create', 'open', 'file', 'log', 'raise', 'add', 'book', 'schedule', 'set up', 'register'],
+    weakVerbs: ['make', 'put in'],
+    actionNouns: [],
+  },
+  deploy: {
+    verbs: ['deploy', 'roll out', 'release', 'ship', 'promote', 'push * to', 'redeploy'],
+    phrases: ['is live', 'is now live', 'are live', 'went live', 'is up on', 'is running on'],
+    actionNouns: ['deploy', 'deployment', 'release', 'rollout', 'roll-out'],
+  },
+  publish: {
+    verbs: ['publish', 'post', 'release', 'push live', 'put live'],
+    phrases: ['is live', 'is now live', 'went live', 'is published', 'is up'],
+    actionNouns: ['publication'],
+  },
+  update: {
+    verbs: ['update', 'transition', 'assign', 'reassign', 'mark', 'resolve', 'reopen', 'rename', 'label', 'tag', 'edit', 'modify'],
+    weakVerbs: ['move', 'set', 'close', 'change', 'switch', 'put'],
+    phrases: ['is now assigned to', 'is assigned to', 'is marked as', 'is now marked as', 'is now in', 'is now set to'],
+    actionNouns: [],
+  },
+};
+
+/** When a tool's name or description names several kinds, the most specific wins (earlier here). */
+export const KIND_PRECEDENCE: readonly ClaimKind[] = ['pay', 'deploy', 'publish', 'send', 'delete', 'run', 'update', 'create', 'write'];
+
+/** Words of tool names and descriptions that tell the kind (their stems: "refunds" → "refund"). */
+export const KIND_CUES: Readonly<Record<ClaimKind, readonly string[]>> = {
+  delete: ['delete', 'remove', 'erase', 'purge', 'destroy', 'drop', 'unlink', 'wipe', 'trash', 'archive'],
+  send: ['send', 'email', 'mail', 'message', 'notify', 'post', 'ping', 'sms', 'text', 'chat', 'reply', 'forward', 'notification', 'alert'],
+  write: ['write', 'save', 'store', 'upload', 'put', 'append', 'edit', 'patch', 'file'],
+  run: ['run', 'execute', 'exec', 'invoke', 'command', 'shell', 'script', 'sql', 'query', 'job', 'build', 'restart', 'trigger'],
+  pay: ['pay', 'payment', 'refund', 'charge', 'transfer', 'payout', 'invoice', 'reimburse'],
+  create: ['create', 'open', 'add', 'new', 'schedule', 'book', 'register', 'insert', 'make'],
+  deploy: ['deploy', 'release', 'rollout', 'rollback', 'promote', 'ship'],
+  publish: ['publish', 'blog', 'article'],
+  update: ['update', 'set', 'move', 'transition', 'assign', 'change', 'close', 'resolve', 'rename', 'label', 'mark', 'status'],
+};

@@ -1,0 +1,66 @@
+/**
+ * The claim check in a live run (issue 41): it runs as a local activity, and with `policy.claimJudge` the
+ * run's model also reads the answer as a judge — an activity whose tokens the run counts, whose claims the
+ * receipt settles. The scripted model plays the agent and the judge.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { activities, localActivities } from './helpers/histories.ts';
+import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness('claim-judge');
+});
+after(() => h.replayAndClose());
+
+const GOAL = 'Free some disk space.';
+
+async function rejectedRun(claimJudge: boolean) {
+  writeFileSync(path.join(h.workspace, 'access.log'), 'old\n');
+  const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('claim-judge.ts'), workspace: h.workspace, ...(claimJudge ? { policy: { claimJudge } } : {}) });
+  await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+  await h.agents.reject(runId);
+  const result = await h.agents.result(runId);
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  return { result, history };
+}
+
+test('without the judge: the rules miss words they do not know, and the check ran as a local activity', async () => {
+  const { result, history } = await rejectedRun(false);
+  assert.equal(result.status, 'completed');
+  assert.deepEqual(result.warnings, [], '"a thing of the past" is in no kind\'s words');
+  assert.equal(localActivities(history, 'checkAnswerClaims').length, 1, 'the check is recorded in history');
+  assert.equal(activities(history, 'judgeClaims').length, 0, 'the judge is off by default');
+});
+
+test('with policy.claimJudge: the judge reads the claim, the receipt settles it, and its tokens count', async () => {
+  const off = await rejectedRun(false);
+  const { result, history } = await rejectedRun(true);
+  assert.equal(activities(history, 'judgeClaims').length, 1);
+  assert.deepEqual(
+    result.warnings.map((w) => [w.tool, w.object, w.verb, w.receipt]),
+    [['delete_file', 'access.log', 'judge', 'rejected: delete_file access.log (no reason)']],
+  );
+  assert.deepEqual((await h.agents.getState(result.runId)).warnings, result.warnings, 'the state shows the same warnings');
+  assert.ok(result.usage.promptTokens > off.result.usage.promptTokens, 'the judge call is counted in the run usage');
+  assert.equal(result.turns, off.result.turns, 'the judge call is not a turn');
+});
+
+test('cancelling the run while the judge works cancels the judge: the run ends interrupted', async () => {
+  writeFileSync(path.join(h.workspace, 'access.log'), 'old\n');
+  const { runId } = await h.agents.startRun({ goal: `${GOAL} (slow judge)`, model: scenario('claim-judge.ts'), workspace: h.workspace, policy: { claimJudge: true } });
+  await h.waitForState(runId, (s) => s.status === 'waiting_approval', 'the approval');
+  await h.agents.reject(runId);
+  const handle = h.temporal.workflow.getHandle(runId);
+  // Waits (up to a minute) for the judge activity to be scheduled.
+  for (let i = 0; i < 600 && activities(await handle.fetchHistory(), 'judgeClaims').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  await h.agents.cancelRun(runId, 'enough');
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'interrupted');
+  assert.deepEqual(result.warnings, [], 'no answer was recorded as final');
+  const [judge] = activities(await handle.fetchHistory(), 'judgeClaims');
+  assert.ok(judge?.cancelRequested, 'the judge activity was cancelled with the run');
+});
