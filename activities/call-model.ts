@@ -19,6 +19,7 @@ import { modelContextQuery } from '../src/wire/messages.ts';
 import { ActivityHeartbeats } from './heartbeats.ts';
 import { LocalCallInterruptions } from './local-call-interruptions.ts';
 import type { Client } from '@temporalio/client';
+import { checkBudget, contextTooLongFailure, type ContextBudget } from './context-budget.ts';
 
 export interface CallModelInput {
   runId: string;
@@ -31,6 +32,8 @@ export interface CallModelInput {
   withMcpTools?: boolean;
   /** A local call only (its workflow's timer cannot reach it): when the run's wall time is up, epoch ms. */
   wallDeadlineMs?: number;
+  /** The run's context budget: a request over it is not sent (`ContextOverBudget`, `context-budget.ts`). */
+  context?: ContextBudget;
 }
 
 export interface CallModelDeps {
@@ -79,6 +82,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       messages: messages.map(toOpenAIMessage),
       ...(tools.length ? { tools } : {}),
     };
+    await checkBudget(input.context, request, input.transcript.append.map(toOpenAIMessage));
     // A local activity sends no heartbeats (Temporal cannot reach it while it holds its workflow's task): it
     // stops by itself on the run's cancel or deadline. A regular one beats, and stops on an announced stop.
     const local = ctx.info.isLocal;
@@ -98,7 +102,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     } catch (error) {
       // Stopped by the announced stop: the activity ends cancelled once Temporal cancels it too.
       if (heartbeats?.signal.aborted) await heartbeats.untilTemporalCancels('The model call');
-      throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || toActivityFailure(error, ctx.cancellationSignal);
+      throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || (await contextTooLongFailure(error, request)) || toActivityFailure(error, ctx.cancellationSignal);
     } finally {
       interruptions?.close();
       heartbeats?.close();
@@ -197,7 +201,7 @@ async function streamed(client: OpenAI, request: Request, signal: AbortSignal, o
   };
 }
 
-function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+export function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
     case 'user':
@@ -216,7 +220,7 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
 }
 
 /** Maps provider errors to Temporal failures: 408/409/429/5xx and network errors retry, other 4xx do not. */
-function toActivityFailure(error: unknown, signal: AbortSignal): unknown {
+export function toActivityFailure(error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return new CancelledFailure('model call cancelled');
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof OpenAI.APIConnectionError) {

@@ -12,6 +12,8 @@ import type { AgentDefinition } from '../src/agents/define-agent.ts';
 import type { McpPool } from '../src/mcp/pool.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { TranscriptChain } from './transcript.ts';
+import { createCompactContext } from './compact-context.ts';
+import { createRecallOutput } from '../src/tools/recall-output.ts';
 
 export interface ActivityDeps {
   endpoints: ModelEndpoints;
@@ -36,11 +38,16 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const transcripts = new TranscriptChain(deps.store);
+  // `recall_output` reads what compaction elided: every worker offers it (a run asks for it once it elides).
+  const recall = createRecallOutput(deps.store);
+  const contracts = deps.contracts.has(recall.name) ? deps.contracts : new Map([...deps.contracts, [recall.name, recall]]);
+  const tools = deps.tools.has(recall.name) ? deps.tools : new Map([...deps.tools, [recall.name, recall]]);
   return {
     callModel: createCallModel({
       endpoints: deps.endpoints,
-      contracts: deps.contracts,
-      transcripts: new TranscriptChain(deps.store),
+      contracts,
+      transcripts,
       client: deps.client,
       store: deps.store,
       mcpTool: (name) => deps.mcp?.definition(name),
@@ -49,9 +56,11 @@ export function createActivities(deps: ActivityDeps) {
     // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
     mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
+    // Compaction: elides old tool results and summarises older turns (activities/compact-context.ts).
+    compactContext: createCompactContext({ endpoints: deps.endpoints, store: deps.store, transcripts }),
     runTool: withRecordedTools(
       createRunTool({
-        tools: deps.tools,
+        tools,
         defaultWorkspace: deps.defaultWorkspace,
         workspaceRoots: deps.workspaceRoots,
         keepOutput: (text) => deps.store.putOutput(text),
@@ -59,7 +68,7 @@ export function createActivities(deps: ActivityDeps) {
         store: deps.store,
         runLog: deps.toolRunLog,
       }),
-      { endpoints: deps.endpoints, contractOf: (name) => deps.contracts.get(name) ?? deps.tools.get(name) },
+      { endpoints: deps.endpoints, contractOf: (name) => contracts.get(name) ?? tools.get(name) },
     ),
   };
 }

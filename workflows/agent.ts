@@ -20,6 +20,7 @@ import { withAgent, withoutAgent } from './run-agent.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
 import { modelCall } from './model-call.ts';
+import { contextSettings, modelCallWithin, offerRecall, type ContextLoop } from './compaction.ts';
 import { addWorkerTools, offerWorkerTools } from './worker-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
 import { priceOf, type Price } from '../src/wire/pricing.ts';
@@ -33,7 +34,7 @@ import { FailureType } from '../src/wire/failures.ts';
 export { DEFAULT_SYSTEM_PROMPT, RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
 
 /** What the loop works with: this execution's state, the run's settings, the people it may ask. */
-interface Loop extends ToolStep {
+interface Loop extends ToolStep, ContextLoop {
   offered: Map<string, ToolContract>;
   /** The next model call is to bring the worker's MCP tools (the first call of an execution that names no tools). */
   mcpWithModelCall: boolean;
@@ -53,7 +54,8 @@ export async function agentWorkflow(runInput: RunInput, carried?: CarriedState):
   const offered = offeredTools(input.tools, changes);
   const run = carried ? LoopState.fromCarried(carried, changes) : LoopState.fresh(input, changes);
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
-  const loop: Loop = { input, limits, old, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
+  offerRecall(run, offered);
+  const loop: Loop = { input, limits, old, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema), context: contextSettings(input, limits) };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
   decisions.listen();
@@ -100,23 +102,25 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (limitStop) return limitStop;
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
-    const link = run.nextLink();
-    const reply = await throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
-      modelCall(
-        input,
-        {
-          runId: run.runId,
-          model: input.model,
-          transcript: link,
-          toolNames: [...loop.offered.keys()],
-          stream: input.stream ?? true,
-          ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
-        },
-        limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+    // Within the run's context budget: an overflowing call compacts the conversation first (`compaction.ts`).
+    const reply = await modelCallWithin(loop, (link, budget) =>
+      throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
+        modelCall(
+          input,
+          {
+            runId: run.runId,
+            model: input.model,
+            transcript: link,
+            toolNames: [...loop.offered.keys()],
+            stream: input.stream ?? true,
+            ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
+            ...(budget ? { context: budget } : {}),
+          },
+          limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+        ),
       ),
     );
     if (isStop(reply)) return reply;
-    run.sent(link);
     if (loop.mcpWithModelCall) {
       // The worker's MCP tools, as the model was offered them: known before any of the reply's calls.
       addWorkerTools(loop.offered, reply.mcpTools ?? []);

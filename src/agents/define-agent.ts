@@ -34,6 +34,8 @@ export interface AgentDefinition {
   /** JSON Schema the final answer (parsed as JSON) must meet. */
   outputSchema?: Record<string, unknown>;
   modelCall?: ModelCall;
+  /** What the harness asks the model when it summarises older turns to fit the context window (docs/context.md). */
+  summaryPrompt?: string;
   allow?: AgentAllowance;
 }
 
@@ -74,6 +76,6 @@ export function defineAgent(options: AgentOptions): Agent {
 
 /** The JSON part of an agent (what a run learns). */
 export function agentDefinition(agent: AgentDefinition): AgentDefinition {
-  const { name, instructions, model, tools, limits, policy, outputSchema, modelCall, allow } = agent;
-  return JSON.parse(JSON.stringify({ name, instructions, model, tools, limits, policy, outputSchema, modelCall, allow })) as AgentDefinition;
+  const { name, instructions, model, tools, limits, policy, outputSchema, modelCall, summaryPrompt, allow } = agent;
+  return JSON.parse(JSON.stringify({ name, instructions, model, tools, limits, policy, outputSchema, modelCall, summaryPrompt, allow })) as AgentDefinition;
 }

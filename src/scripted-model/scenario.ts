@@ -22,8 +22,22 @@ export interface ScriptedReply {
   finishReason?: string;
 }
 
-/** `turn` counts the assistant messages already in `messages`. Return undefined when the script has run out. */
-export type Scenario = (turn: number, messages: ScriptedMessage[]) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
+/**
+ * `turn` counts the assistant messages already in `messages`. Return undefined when the script has run out.
+ * A scenario may declare the model's context window (`contextTokens`): the server then refuses, as the real
+ * API does, a request counted (`ceil(chars / 4)`, like its usage) over it (`withContextWindow`).
+ */
+export type Scenario = ((turn: number, messages: ScriptedMessage[]) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>) & { contextTokens?: number };
+
+/** `scenario` with a context window of `contextTokens`: requests over it get the provider's 400 `context_length_exceeded`. */
+export const withContextWindow = (scenario: Scenario, contextTokens: number): Scenario => Object.assign((turn: number, messages: ScriptedMessage[]) => scenario(turn, messages), { contextTokens });
+
+/** The header the harness's summary request starts its user message with (`activities/summarise.ts`): scenarios tell summary calls apart by it. */
+export const SUMMARY_REQUEST_HEADER = 'Conversation to summarise:';
+
+/** Whether this request is the harness asking for a summary of older turns (compaction), not a turn of the run. */
+export const isSummaryRequest = (messages: ScriptedMessage[]): boolean =>
+  messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.startsWith(SUMMARY_REQUEST_HEADER));
 
 /** A scripted reply with this text (a final answer), after `delayMs` if given. */
 export const text = (content: string, delayMs?: number): ScriptedReply => ({ content, ...(delayMs ? { delayMs } : {}) });
