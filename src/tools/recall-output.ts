@@ -26,5 +26,5 @@ export function createRecallOutput(store: Pick<AgentStore, 'getOutput'>): Tool {
     const text = await store.getOutput(ref);
     if (text === undefined) throw new Error(`No output is kept as ${ref}: give the reference exactly as the stub shows it.`);
     return text;
-  }) as Tool;
+  });
 }

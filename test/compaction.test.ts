@@ -1,0 +1,150 @@
+/**
+ * Runs that outlive the model's context window (docs/context.md): the scripted model enforces an 8k-token
+ * window (test/scenarios/long-reads.ts) and every tool result is 4 KB.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { isSummaryRequest, type ScriptedMessage } from '../src/scripted-model/scenario.ts';
+import type { TraceLine } from '../src/wire/trace-events.ts';
+import { eventually } from './helpers/eventually.ts';
+import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+
+const MODEL = scenario('long-reads.ts');
+const WINDOW = 8000;
+/** A long run repeats no call, but its results look alike and its turns are many. */
+const LONG = { maxTurns: 400, maxBudgetUsd: 50, maxRepeatedCalls: 0, maxStaleTurns: 0 };
+const FILES = 300;
+
+let h: Harness;
+before(async () => {
+  h = await startHarness('compaction');
+  mkdirSync(path.join(h.workspace, 'notes'));
+  for (let i = 0; i < FILES; i++) writeFileSync(path.join(h.workspace, 'notes', `n${i}.txt`), noteText(i));
+});
+after(() => h.replayAndClose());
+
+/** 4 KB of notes, different for each file. */
+function noteText(i: number): string {
+  const line = `note ${i}: ${'abcdefghij'.repeat(6)}\n`;
+  return `first line of n${i}\n${line.repeat(Math.ceil(4096 / line.length))}`.slice(0, 4096);
+}
+
+const compactions = (trace: TraceLine[]) => trace.flatMap((l) => (l.type === 'compacted' ? [l] : []));
+const requestsOf = (goal: string) => h.scripted.requests.filter((r) => r.messages.find((m) => m.role === 'user')?.content === goal);
+const tokensOf = (messages: ScriptedMessage[]) => Math.ceil(JSON.stringify(messages).length / 4);
+
+describe('a 120-turn run with 4 KB tool results behind an 8k window', () => {
+  test('completes with compaction: old results elided, older turns summarised, every request under the window', async () => {
+    const goal = 'Read 120 files.';
+    const result = await h.run({ goal, model: MODEL, tools: ['read_file'], limits: { ...LONG, contextTokens: WINDOW } });
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.equal(result.output, 'read 120 files');
+    assert.equal(result.toolRuns, 120, 'every read ran');
+    const trace = await h.trace(result.runId);
+    const compacted = compactions(trace);
+    assert.ok(compacted.some((c) => c.elided > 0), 'tool results were elided');
+    assert.ok(compacted.some((c) => c.summarised > 0), 'older turns were summarised');
+    const summaries = h.scripted.requests.filter((r) => isSummaryRequest(r.messages) && r.messages.at(-1)?.content?.includes('notes/n0.txt'));
+    assert.ok(summaries.length >= 1, 'the summary call was sent the oldest turns');
+    for (const c of compacted) {
+      assert.equal(c.why, 'budget');
+      assert.ok(c.tokensAfter < c.tokensBefore, `compaction shrank the request (${c.tokensBefore} → ${c.tokensAfter})`);
+    }
+    // The model server refused nothing: every request fit.
+    const requests = requestsOf(goal);
+    assert.ok(requests.every((r) => r.status === 200));
+    const turnRequests = requests.filter((r) => !isSummaryRequest(r.messages));
+    assert.equal(turnRequests.length, 121);
+    const { perTurnPromptTokens } = await h.agents.getState(result.runId);
+    assert.ok(Math.max(...perTurnPromptTokens) <= WINDOW, `largest prompt ${Math.max(...perTurnPromptTokens)}`);
+    // The summary calls were priced: the run's usage is its turns' and its summaries'.
+    const summaryCost = compacted.reduce((sum, c) => sum + c.costUsd, 0);
+    assert.ok(summaryCost > 0);
+    assert.ok(result.usage.promptTokens > perTurnPromptTokens.reduce((a, b) => a + b, 0), 'summary tokens counted');
+    // The trace still has every tool run (the receipt reads it, not the transcript).
+    assert.equal(trace.filter((l) => l.type === 'tool_result').length, 120);
+  });
+
+  test('the same run with compaction off fails with the provider\'s error', async () => {
+    const goal = 'Read 120 files, without compaction.';
+    const result = await h.run({ goal, model: MODEL, tools: ['read_file'], limits: { ...LONG, contextTokens: WINDOW, compaction: 'off' } });
+    assert.equal(result.status, 'failed');
+    assert.equal(result.reason, 'model_error');
+    assert.match(result.error ?? '', /maximum context length is 8000 tokens/);
+    assert.ok(result.turns < 10, `failed early (turn ${result.turns})`);
+    assert.equal(compactions(await h.trace(result.runId)).length, 0);
+    assert.equal(requestsOf(goal).at(-1)?.status, 400);
+  });
+});
+
+test('elided results are stubs naming their kept output, and recall_output reads one back', async () => {
+  const goal = 'Read 8 files, then recall.';
+  const result = await h.run({ goal, model: MODEL, tools: ['read_file'], limits: { ...LONG, contextTokens: WINDOW } });
+  assert.equal(result.status, 'completed', result.error ?? '');
+  assert.equal(result.output, 'recalled: first line of n0');
+  const requests = requestsOf(goal);
+  const last = requests.at(-1)!.messages;
+  const stub = last.find((m) => m.role === 'tool' && m.content?.startsWith('[Elided'))!;
+  const ref = `output:${createHash('sha256').update(noteText(0)).digest('hex')}`;
+  assert.ok(stub.content!.includes(ref), `the stub names the kept output: ${stub.content}`);
+  assert.match(stub.content!, /read_file \(call c0\), 4096 characters/);
+  assert.equal(await h.store.getOutput(ref), noteText(0));
+  // The model was offered recall_output once something was elided, and the trace shows its run.
+  const trace = await h.trace(result.runId);
+  assert.ok(trace.some((l) => l.type === 'tool_result' && l.toolName === 'recall_output' && l.ok));
+  assert.equal(last.at(-1)!.content, noteText(0), 'the recalled text is the whole output');
+});
+
+test('a provider refusal for context compacts once and calls again', async () => {
+  // No contextTokens: the harness does not know the scripted model's window, so only the 400 tells it.
+  const goal = 'Read 12 files.';
+  const result = await h.run({ goal, model: MODEL, tools: ['read_file'], limits: LONG });
+  assert.equal(result.status, 'completed', result.error ?? '');
+  assert.equal(result.output, 'read 12 files');
+  const compacted = compactions(await h.trace(result.runId));
+  assert.ok(compacted.length >= 1);
+  for (const c of compacted) {
+    assert.equal(c.why, 'provider');
+    assert.equal(c.windowTokens, WINDOW, 'the window read off the refusal');
+    assert.ok(c.tokensAfter <= WINDOW * 0.75, `compacted under the target (${c.tokensAfter})`);
+  }
+  const refused = requestsOf(goal).filter((r) => r.status === 400);
+  assert.equal(refused.length, compacted.length, 'one refusal per compaction: each retry fit');
+  for (const r of refused) assert.ok(tokensOf(r.messages) > WINDOW - 1000);
+});
+
+test('continue-as-new right after a compaction goes on from the compacted conversation', async () => {
+  const goal = 'Read 20 files.';
+  const result = await h.run({ goal, model: MODEL, tools: ['read_file'], limits: LONG, continueAsNewEveryTurns: 1 });
+  assert.equal(result.status, 'completed', result.error ?? '');
+  assert.equal(result.output, 'read 20 files');
+  const trace = await h.trace(result.runId);
+  const compacted = compactions(trace);
+  assert.ok(compacted.length >= 1);
+  // Each compaction is followed, at the next turn, by a new execution.
+  const at = trace.findIndex((l) => l.type === 'compacted');
+  assert.ok(trace.slice(at).some((l) => l.type === 'continued_as_new'));
+  // Had a new execution gone back to the whole transcript, the model would have refused it again.
+  assert.equal(requestsOf(goal).filter((r) => r.status === 400).length, compacted.length);
+  const executions = (await h.histories()).filter((e) => e.workflowId === result.runId);
+  assert.ok(executions.length >= 20, `${executions.length} executions`);
+});
+
+test('a run cancelled during its summary call stops cleanly (the summary asked for with the run\'s own prompt)', async () => {
+  const goal = 'Read 12 files, summarised slowly.';
+  // The scenario's summary takes 30 s when its prompt says "slowly".
+  const summaryPrompt = 'Summarise the conversation slowly.';
+  const { runId } = await h.agents.startRun({ goal, model: MODEL, tools: ['read_file'], limits: LONG, summaryPrompt, workspace: h.workspace });
+  const summary = await eventually(() => h.scripted.requests.find((r) => isSummaryRequest(r.messages) && r.messages[0]?.content === summaryPrompt), 'the summary call to start', 60_000);
+  await h.agents.cancelRun(runId, 'stop during the summary');
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'interrupted');
+  assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'stop during the summary' });
+  await eventually(() => summary.aborted || undefined, 'the summary request to be aborted');
+  const trace = await h.trace(runId);
+  assert.equal(compactions(trace).length, 0, 'no compaction was recorded');
+  assert.equal(trace.at(-1)?.type, 'run_stopped');
+});
