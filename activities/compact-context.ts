@@ -14,7 +14,8 @@ import type { CompactionRecord, TranscriptUpdate } from '../src/wire/transcript-
 import type { ChatMessage, Usage } from '../src/wire/types.ts';
 import { ActivityHeartbeats } from './heartbeats.ts';
 import { toOpenAIMessage } from './call-model.ts';
-import { elidable, stubText, summarisable, summaryMessage } from './compaction-plan.ts';
+import { elidable, summarisable, summaryMessage, turnsCovered } from './compaction-plan.ts';
+import { stubText } from '../src/wire/compaction-text.ts';
 import { counterFor, messageTokens } from './context-count.ts';
 import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
 import { orStoreFailure } from './store-failures.ts';
@@ -94,10 +95,11 @@ export function createCompactContext({ endpoints, store, transcripts }: CompactC
       const heartbeats = await orStoreFailure(ActivityHeartbeats.start(ctx, store, input.runId));
       try {
         // The summary call too must fit: it is sent at most half the target, in characters a token's worth each.
-        const summary = await summarise(clientFor(input.model, endpoints), input.model, input.summaryPrompt, messages.slice(range.from, range.to), input.targetTokens * 2, heartbeats.signal);
+        const turns = turnsCovered(messages, range.from, range.to);
+        const summary = await summarise(clientFor(input.model, endpoints), input.model, input.summaryPrompt, turns, messages.slice(range.from, range.to), input.targetTokens * 2, heartbeats.signal);
         usage = summary.usage;
-        const replaced = messages.slice(range.from, range.to).length;
-        messages = [...messages.slice(0, range.from), summaryMessage(summary.text), ...messages.slice(range.to)];
+        const replaced = range.to - range.from;
+        messages = [...messages.slice(0, range.from), summaryMessage(turns, summary.text), ...messages.slice(range.to)];
         record.summarised = { from: range.from, to: range.from + replaced, summaryChars: summary.text.length };
       } catch (error) {
         if (heartbeats.signal.aborted) await heartbeats.untilTemporalCancels('The summary call');

@@ -5,24 +5,21 @@
  * (`ask_user`) are never elided. A turn is a model reply and the messages after it up to the next reply.
  */
 import type { ChatMessage } from '../src/wire/types.ts';
-
-/** How a stub starts: a tool result already elided is left as it is. */
-export const ELIDED_MARK = '[Elided by the harness to save context:';
-
-/** How the summary message starts: the next compaction summarises it again, with what followed it. */
-export const SUMMARY_MARK = '[Summary by the harness of the earlier conversation, to save context; the full transcript is kept for audit.]';
+import { ELIDED_MARK, summarisedTurns, summaryText } from '../src/wire/compaction-text.ts';
 
 /** Tools whose results are never elided: a person's words. */
 const NEVER_ELIDED = new Set(['ask_user']);
 
-/** The stub a tool result becomes: what it was, and how to read it again. */
-export function stubText(o: { tool: string; toolCallId: string; chars: number; ref: string }): string {
-  return `${ELIDED_MARK} the result of ${o.tool} (call ${o.toolCallId}), ${o.chars} characters, is kept as ${o.ref}. Call recall_output with {"ref": "${o.ref}"} to read it again.]`;
+/** The summary message that replaces the conversation's first `turns` turns. */
+export function summaryMessage(turns: number, summary: string): ChatMessage {
+  return { role: 'user', content: summaryText(turns, summary) };
 }
 
-/** The summary message that replaces older turns. */
-export function summaryMessage(summary: string): ChatMessage {
-  return { role: 'user', content: `${SUMMARY_MARK}\n${summary}` };
+/** The turns a summary of `messages[from, to)` stands for: those of an earlier summary there, and the replies after it. */
+export function turnsCovered(messages: readonly ChatMessage[], from: number, to: number): number {
+  const slice = messages.slice(from, to);
+  const earlier = slice[0]?.role === 'user' ? (summarisedTurns(slice[0].content) ?? 0) : 0;
+  return earlier + slice.filter((m) => m.role === 'assistant').length;
 }
 
 /** Where each turn starts (the index of its model reply). */
@@ -45,7 +42,7 @@ export function openingLength(messages: readonly ChatMessage[]): number {
 }
 
 export function isSummary(message: ChatMessage): boolean {
-  return message.role === 'user' && message.content.startsWith(SUMMARY_MARK);
+  return message.role === 'user' && summarisedTurns(message.content) !== null;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/common';
-import { SUMMARY_REQUEST_HEADER } from '../src/scripted-model/scenario.ts';
+import { summaryRequestText } from '../src/wire/compaction-text.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import type { ChatMessage, Usage } from '../src/wire/types.ts';
 import { renderForSummary } from './compaction-plan.ts';
@@ -19,11 +19,14 @@ export interface Summary {
   usage: Usage;
 }
 
-/** Summarises `messages` with `model` under `prompt`; `maxChars` bounds what the call is sent (it too must fit the window). */
-export async function summarise(client: OpenAI, model: string, prompt: string, messages: readonly ChatMessage[], maxChars: number, signal: AbortSignal): Promise<Summary> {
+/**
+ * Summarises `messages` (the conversation's first `turns` turns, an earlier summary included) with `model`
+ * under `prompt`; `maxChars` bounds what the call is sent (it too must fit the window).
+ */
+export async function summarise(client: OpenAI, model: string, prompt: string, turns: number, messages: readonly ChatMessage[], maxChars: number, signal: AbortSignal): Promise<Summary> {
   const request = [
     { role: 'system' as const, content: prompt },
-    { role: 'user' as const, content: `${SUMMARY_REQUEST_HEADER}\n\n${renderForSummary(messages, PER_MESSAGE_CHARS, maxChars)}` },
+    { role: 'user' as const, content: summaryRequestText(turns, renderForSummary(messages, PER_MESSAGE_CHARS, maxChars)) },
   ];
   try {
     const completion = await client.chat.completions.create({ model, messages: request, stream: false }, { signal });

@@ -9,6 +9,12 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isSummaryRequest, type ScriptedMessage } from '../src/scripted-model/scenario.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
+import { AgentClient } from '../src/client/client.ts';
+import { recordRun } from '../src/recording/record.ts';
+import { replayRecording } from '../src/recording/replay.ts';
+import { renderReplayReport } from '../src/recording/report.ts';
+import { loadRecording } from '../src/recording/schema.ts';
+import { createAgentWorker } from '../src/worker/worker.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 
@@ -147,4 +153,50 @@ test('a run cancelled during its summary call stops cleanly (the summary asked f
   const trace = await h.trace(runId);
   assert.equal(compactions(trace).length, 0, 'no compaction was recorded');
   assert.equal(trace.at(-1)?.type, 'run_stopped');
+});
+
+test('record → replay of a compacted run is the same: the replay compacts where the run did, with the recorded summaries', async () => {
+  const goal = 'Read 30 files.';
+  const result = await h.run({ goal, model: MODEL, tools: ['read_file'], limits: { ...LONG, contextTokens: WINDOW } });
+  assert.equal(result.status, 'completed', result.error ?? '');
+  const compacted = compactions(await h.trace(result.runId));
+  assert.ok(compacted.some((c) => c.summarised > 0) && compacted.some((c) => c.elided > 0));
+
+  const dir = path.join(h.dataDir, 'recordings');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'compacted.json');
+  writeFileSync(file, JSON.stringify(await recordRun({ agents: h.agents, store: h.store }, result.runId), null, 2));
+  const recording = loadRecording(file);
+  assert.deepEqual(recording.gaps, [], 'a call that led to a compaction is no gap');
+  assert.equal(recording.summaries?.length, compacted.filter((c) => c.summarised > 0).length);
+
+  // A worker whose scripted model may read the recording (and no scenario).
+  const taskQueue = `${h.taskQueue}-replay`;
+  const worker = await createAgentWorker({
+    connection: h.connection,
+    taskQueue,
+    dataDir: h.dataDir,
+    store: h.store,
+    workspace: h.workspace,
+    workspaceRoots: [h.dataDir],
+    scriptedModel: { scenarioDirs: [], recordingDirs: [dir] },
+  });
+  const running = worker.run();
+  try {
+    const agents = new AgentClient(h.temporal, { taskQueue, workspaceRoots: [h.dataDir] });
+    const { report, result: replayed, runId } = await replayRecording({ agents, store: h.store }, recording, { file, workspace: h.workspace, pollMs: 20 });
+    assert.ok(report.same, renderReplayReport(report));
+    assert.equal(replayed.output, result.output);
+    assert.equal(replayed.totalCostUsd, result.totalCostUsd, 'the recorded usage, summaries included, is replayed');
+    const again = compactions(await h.trace(runId));
+    assert.deepEqual(
+      again.map(({ why, tokensBefore, tokensAfter, elided, summarised }) => ({ why, tokensBefore, tokensAfter, elided, summarised })),
+      compacted.map(({ why, tokensBefore, tokensAfter, elided, summarised }) => ({ why, tokensBefore, tokensAfter, elided, summarised })),
+      'the replay compacted at the same points, to the same sizes',
+    );
+    assert.deepEqual(h.scripted.divergences, []);
+  } finally {
+    worker.shutdown();
+    await running;
+  }
 });

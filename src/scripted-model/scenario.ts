@@ -1,4 +1,5 @@
 /** What a scenario is: a pure function from the conversation so far to the next reply. */
+import { requestedTurns } from '../wire/compaction-text.ts';
 
 export interface ScriptedMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -32,12 +33,8 @@ export type Scenario = ((turn: number, messages: ScriptedMessage[]) => ScriptedR
 /** `scenario` with a context window of `contextTokens`: requests over it get the provider's 400 `context_length_exceeded`. */
 export const withContextWindow = (scenario: Scenario, contextTokens: number): Scenario => Object.assign((turn: number, messages: ScriptedMessage[]) => scenario(turn, messages), { contextTokens });
 
-/** The header the harness's summary request starts its user message with (`activities/summarise.ts`): scenarios tell summary calls apart by it. */
-export const SUMMARY_REQUEST_HEADER = 'Conversation to summarise:';
-
-/** Whether this request is the harness asking for a summary of older turns (compaction), not a turn of the run. */
-export const isSummaryRequest = (messages: ScriptedMessage[]): boolean =>
-  messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.startsWith(SUMMARY_REQUEST_HEADER));
+/** Whether this request is the harness asking for a summary of older turns (compaction, `activities/summarise.ts`), not a turn of the run. */
+export const isSummaryRequest = (messages: readonly ScriptedMessage[]): boolean => messages.some((m) => m.role === 'user' && requestedTurns(m.content) !== null);
 
 /** A scripted reply with this text (a final answer), after `delayMs` if given. */
 export const text = (content: string, delayMs?: number): ScriptedReply => ({ content, ...(delayMs ? { delayMs } : {}) });
