@@ -16,7 +16,7 @@ const CODES = new Set(['context_length_exceeded', 'context_window_exceeded', 'st
 const WORDINGS = [
   /maximum context length/i,
   /context[ _-]?(length|window)[ _-]?exceeded/i,
-  /exceeds? (the )?(model'?s? )?(maximum )?context (length|window|size)/i,
+  /exceeds? (the )?([\w']+ ){0,2}context (length|window|size)/i,
   /(prompt|input) is too long/i,
   /too many (input )?tokens/i,
   /requested \d+ tokens.*(context|maximum)/i,

@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { contextRefusal } from '../activities/context-errors.ts';
+import { elidable, summarisable, summaryMessage, turnsCovered } from '../activities/compaction-plan.ts';
 import { isSummaryRequest, type ScriptedMessage } from '../src/scripted-model/scenario.ts';
+import type { ChatMessage } from '../src/wire/types.ts';
 import type { TraceLine } from '../src/wire/trace-events.ts';
 import { AgentClient } from '../src/client/client.ts';
 import { recordRun } from '../src/recording/record.ts';
@@ -16,6 +20,7 @@ import { renderReplayReport } from '../src/recording/report.ts';
 import { loadRecording } from '../src/recording/schema.ts';
 import { createAgentWorker } from '../src/worker/worker.ts';
 import { eventually } from './helpers/eventually.ts';
+import { spawnWorker } from './helpers/worker-process.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 
 const MODEL = scenario('long-reads.ts');
@@ -199,4 +204,56 @@ test('record → replay of a compacted run is the same: the replay compacts wher
     worker.shutdown();
     await running;
   }
+});
+
+test('a worker SIGKILLed during a summary call: the compaction is retried on a new worker and the run completes', async () => {
+  const goal = 'Read 12 files, with a crash during the summary.';
+  const summaryPrompt = 'Summarise the conversation slowly once.';
+  await h.stopWorker(); // worker processes only, so the kill hits the worker that runs the summary call
+  let worker = await spawnWorker(h);
+  try {
+    const { runId } = await h.agents.startRun({ goal, model: MODEL, tools: ['read_file'], limits: LONG, summaryPrompt, workspace: h.workspace });
+    const cut = await eventually(() => h.scripted.requests.find((r) => isSummaryRequest(r.messages) && r.messages[0]?.content === summaryPrompt), 'the summary call to start', 60_000);
+    await worker.kill();
+    worker = await spawnWorker(h);
+    const result = await h.agents.result(runId);
+    assert.equal(result.status, 'completed', result.error ?? '');
+    assert.equal(result.output, 'read 12 files');
+    assert.equal(result.toolRuns, 12);
+    await eventually(() => cut.aborted || undefined, 'the cut summary request to show as aborted');
+    const summaries = h.scripted.requests.filter((r) => isSummaryRequest(r.messages) && r.messages[0]?.content === summaryPrompt);
+    assert.ok(summaries.length >= 2, 'the summary call was made again');
+    const compacted = compactions(await h.trace(runId));
+    assert.equal(compacted.length, summaries.length - 1, 'each compaction recorded once: the cut one once it was redone');
+  } finally {
+    await worker.kill();
+    await h.startWorker();
+  }
+});
+
+describe('pure parts', () => {
+  test('context refusals: OpenAI\'s code and other servers\' wordings, with their figures; other 400s are not', () => {
+    const refusal = (status: number, message: string, code?: string) => contextRefusal(new OpenAI.APIError(status, { message, ...(code ? { code } : {}) }, message, new Headers()));
+    assert.deepEqual(refusal(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", 'context_length_exceeded'), { windowTokens: 8192, requestedTokens: 9000 });
+    assert.deepEqual(refusal(400, 'prompt is too long: 210000 tokens > 200000 maximum'), { requestedTokens: 210000 });
+    assert.deepEqual(refusal(400, 'the request exceeds the available context size, try increasing it'), {});
+    assert.ok(refusal(400, 'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 5000 `inputs` tokens', 'context_window_exceeded'));
+    assert.equal(refusal(400, 'Invalid value for temperature'), null);
+    assert.equal(refusal(500, 'maximum context length is 8192 tokens'), null, 'a server error is retried, not compacted');
+  });
+
+  test('the plan: the opening and the last K turns are kept, a person\'s answers never elided, a lone summary not summarised again', () => {
+    const big = 'x'.repeat(4000);
+    const turn = (n: number, tool = 'read_file'): ChatMessage[] => [
+      { role: 'assistant', content: null, tool_calls: [{ id: `c${n}`, name: tool, arguments: '{}' }] },
+      { role: 'tool', tool_call_id: `c${n}`, name: tool, content: big },
+    ];
+    const messages: ChatMessage[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'goal' }, ...turn(0), ...turn(1, 'ask_user'), ...turn(2), ...turn(3), ...turn(4), ...turn(5)];
+    assert.deepEqual(elidable(messages, 4), [3], 'turn 0 only: turn 1 is a person\'s answer, turns 2-5 are kept');
+    assert.deepEqual(summarisable(messages, 4), { from: 2, to: 6 });
+    assert.equal(turnsCovered(messages, 2, 6), 2);
+    const summarised = [...messages.slice(0, 2), summaryMessage(2, 'S'), ...messages.slice(6)];
+    assert.equal(summarisable(summarised, 4), null);
+    assert.equal(turnsCovered([...summarised.slice(0, 5), ...summarised.slice(3)], 2, 5), 3, 'an earlier summary\'s turns count');
+  });
 });

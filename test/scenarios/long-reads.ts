@@ -4,14 +4,20 @@ import { call, isSummaryRequest, text, withContextWindow, type Scenario, type Sc
  * A long run for compaction (test/compaction.test.ts), behind an 8k-token window. The goal says what to do:
  * "Read N files" reads notes/n0.txt … notes/n{N-1}.txt, one per turn, then answers "read N files"; with
  * "then recall", it then calls recall_output on the first stub it sees and answers with the recalled text's
- * first line. A summary prompt (the run's `summaryPrompt`) that says "slowly" makes the summary call take 30 s. Progress is read from the last reply's call
+ * first line. A summary prompt (the run's `summaryPrompt`) that says "slowly" makes the summary call take 30 s
+ * ("slowly once": only the first summary call with that prompt). Progress is read from the last reply's call
  * id (`c<k>`), not from the turn: compaction summarises older turns away.
  */
+/** Summary prompts already answered slowly (this module lives as long as the scripted model server). */
+const slowPrompts = new Set<string>();
+
 const longReads: Scenario = (_turn, messages) => {
   const goal = messages.find((m) => m.role === 'user')?.content ?? '';
   if (isSummaryRequest(messages)) {
     const reads = (messages.at(-1)?.content?.match(/n\d+\.txt/g) ?? []).length;
-    const slowly = messages[0]?.content?.includes('slowly') === true;
+    const prompt = messages[0]?.content ?? '';
+    const slowly = prompt.includes('slowly') && !(prompt.includes('slowly once') && slowPrompts.has(prompt));
+    slowPrompts.add(prompt);
     return { content: `Summary: read ${reads} more files in order; each held 4 KB of notes.`, ...(slowly ? { delayMs: 30_000 } : {}) };
   }
   const files = Number(/Read (\d+) files/.exec(goal)?.[1] ?? 0);
