@@ -19,7 +19,8 @@ import { modelContextQuery } from '../src/wire/messages.ts';
 import { ActivityHeartbeats } from './heartbeats.ts';
 import { LocalCallInterruptions } from './local-call-interruptions.ts';
 import type { Client } from '@temporalio/client';
-import { checkBudget, contextTooLongFailure, type ContextBudget } from './context-budget.ts';
+import { contextTooLongFailure, overBudget, type ContextBudget } from './context-budget.ts';
+import type { OverBudget } from '../src/wire/context-window.ts';
 
 export interface CallModelInput {
   runId: string;
@@ -32,7 +33,7 @@ export interface CallModelInput {
   withMcpTools?: boolean;
   /** A local call only (its workflow's timer cannot reach it): when the run's wall time is up, epoch ms. */
   wallDeadlineMs?: number;
-  /** The run's context budget: a request over it is not sent (`ContextOverBudget`, `context-budget.ts`). */
+  /** The run's context budget: a request over it is not sent (`OverBudget`, `context-budget.ts`). */
   context?: ContextBudget;
 }
 
@@ -63,7 +64,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     });
   }
 
-  return async function callModel(input: CallModelInput): Promise<ModelReply> {
+  return async function callModel(input: CallModelInput): Promise<ModelReply | OverBudget> {
     const ctx = Context.current();
     const model = clientFor(input.model, endpoints);
     const tools = input.toolNames.flatMap((name) => {
@@ -82,7 +83,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       messages: messages.map(toOpenAIMessage),
       ...(tools.length ? { tools } : {}),
     };
-    await checkBudget(input.context, request, input.transcript.append.map(toOpenAIMessage));
+    // Over the run's budget: not sent; the workflow compacts first.
+    const over = await overBudget(input.context, request, input.transcript.append.map(toOpenAIMessage));
+    if (over) return over;
     // A local activity sends no heartbeats (Temporal cannot reach it while it holds its workflow's task): it
     // stops by itself on the run's cancel or deadline. A regular one beats, and stops on an announced stop.
     const local = ctx.info.isLocal;

@@ -1,13 +1,13 @@
 /**
  * The model call's side of the run's context budget (`workflows/compaction.ts` decides; this counts): before
- * the request goes out, whether it fits the budget the workflow gave; after a refusal, whether the provider
- * said the context is too long. Either ends the call with a non-retryable failure whose details carry the
- * figures (`ContextFigures`), and the workflow compacts and calls again.
+ * the request goes out, whether it fits the budget the workflow gave (if not, the call returns `OverBudget`
+ * unsent); after a refusal, whether the provider said the context is too long (a non-retryable
+ * `ContextTooLong` failure). Both carry the figures (`ContextFigures`); the workflow compacts and calls again.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { FailureType } from '../src/wire/failures.ts';
-import type { ContextFigures } from '../src/wire/context-window.ts';
+import type { ContextFigures, OverBudget } from '../src/wire/context-window.ts';
 import { contextRefusal } from './context-errors.ts';
 import { counterFor, messageTokens, toolTokens } from './context-count.ts';
 
@@ -24,22 +24,16 @@ interface Request {
 }
 
 /**
- * Throws `ContextOverBudget` when the request would take more than the budget: counted from the last call's
+ * `OverBudget` when the request would take more than the budget, else null: counted from the last call's
  * prompt tokens plus what was added since (`appended`), or in full when the last call's figure is unknown.
  */
-export async function checkBudget(budget: ContextBudget | undefined, request: Request, appended: readonly ChatCompletionMessageParam[]): Promise<void> {
-  if (!budget) return;
+export async function overBudget(budget: ContextBudget | undefined, request: Request, appended: readonly ChatCompletionMessageParam[]): Promise<OverBudget | null> {
+  if (!budget) return null;
   const counter = await counterFor(request.model);
   const overheadTokens = toolTokens(counter, request.tools);
   const tokens = budget.baseTokens > 0 ? budget.baseTokens + messageTokens(counter, appended) : overheadTokens + messageTokens(counter, request.messages);
-  if (tokens <= budget.limitTokens) return;
-  const figures: ContextFigures = { requestedTokens: tokens, limitTokens: budget.limitTokens, overheadTokens };
-  throw ApplicationFailure.create({
-    message: `The request would take about ${tokens} tokens, over the run's context budget of ${budget.limitTokens}: the run compacts its conversation first.`,
-    type: FailureType.contextOverBudget,
-    nonRetryable: true,
-    details: [figures],
-  });
+  if (tokens <= budget.limitTokens) return null;
+  return { overBudget: { requestedTokens: tokens, limitTokens: budget.limitTokens, overheadTokens } };
 }
 
 /** The provider's refusal of a request over the window, as `ContextTooLong` with the figures; null for any other error. */

@@ -1,7 +1,7 @@
 /**
  * The run's context budget, on the workflow's side (docs/context.md). Each model call is given the budget
  * (`TARGET_FILL` of the model's window); the call counts its request (the activity holds the tokenizer) and
- * refuses to send one over it (`ContextOverBudget`), or the provider refuses it as too long (`ContextTooLong`).
+ * does not send one over it (`OverBudget`), or the provider refuses it as too long (`ContextTooLong`).
  * Either way the run compacts its conversation (`activities/compact-context.ts`: old tool results become
  * stubs, then older turns a summary), records it (`compacted`, a compaction link), and calls once more; a
  * second refusal ends the run `failed` with the figures. Runs recorded before this change failed at once
@@ -10,7 +10,7 @@
 import * as wf from '@temporalio/workflow';
 import { recallOutputContract } from '../src/tools/recall-output.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import { contextWindowOf, DEFAULT_SUMMARY_PROMPT, KEEP_TURNS, TARGET_FILL, type ContextFigures } from '../src/wire/context-window.ts';
+import { contextWindowOf, DEFAULT_SUMMARY_PROMPT, isOverBudget, KEEP_TURNS, TARGET_FILL, type ContextFigures, type OverBudget } from '../src/wire/context-window.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import type { Price } from '../src/wire/pricing.ts';
 import type { ResolvedRunInput, RunLimits } from '../src/wire/run-input.ts';
@@ -61,31 +61,34 @@ export function offerRecall(run: LoopState, offered: Map<string, ToolContract>):
  * The next model call, with the messages since the last one, within the run's context budget: compacts and
  * calls once more when the call says the request is over it or the provider refuses it as too long.
  */
-export async function modelCallWithin(loop: ContextLoop, call: (link: TranscriptUpdate, budget: Budget) => Promise<ModelReply | Stop>): Promise<ModelReply | Stop> {
+export async function modelCallWithin(loop: ContextLoop, call: ModelCallOf): Promise<ModelReply | Stop> {
   const { run, context } = loop;
   const link = run.nextLink();
+  // Only runs that may compact get a budget: a call given none sends whatever it has.
   const budget: Budget = context.on && context.windowTokens !== undefined ? { limitTokens: Math.floor(context.windowTokens * TARGET_FILL), baseTokens: run.context.tokens } : undefined;
-  let reply: ModelReply | Stop;
+  let reply: ModelReply | OverBudget | Stop;
   try {
     reply = await call(link, budget);
   } catch (error) {
-    const type = failureType(error);
-    if ((type !== FailureType.contextOverBudget && type !== FailureType.contextTooLong) || !context.on || !run.changes.has('context-compaction')) throw error;
-    return compactAndCall(loop, link, error, type === FailureType.contextTooLong ? 'provider' : 'budget', call);
+    if (failureType(error) !== FailureType.contextTooLong || !context.on || !run.changes.has('context-compaction')) throw error;
+    return compactAndCall(loop, link, figuresOf(error), 'provider', call);
   }
+  if (isOverBudget(reply)) return compactAndCall(loop, link, reply.overBudget, 'budget', call);
   if (!isStop(reply)) run.sent(link);
   return reply;
 }
 
+/** One model call as the loop makes it, with this link and budget. */
+type ModelCallOf = (link: TranscriptUpdate, budget: Budget) => Promise<ModelReply | OverBudget | Stop>;
+
 async function compactAndCall(
   loop: ContextLoop,
   link: TranscriptUpdate,
-  refusal: unknown,
+  figures: ContextFigures,
   why: 'budget' | 'provider',
-  call: (link: TranscriptUpdate, budget: Budget) => Promise<ModelReply | Stop>,
+  call: ModelCallOf,
 ): Promise<ModelReply | Stop> {
   const { run, input, limits, context } = loop;
-  const figures = figuresOf(refusal);
   const windowTokens = figures.windowTokens ?? context.windowTokens ?? null;
   // Without a known window (a refusal that names none), as small as compaction can make it.
   const targetTokens = windowTokens === null ? 0 : Math.floor(windowTokens * TARGET_FILL);
@@ -106,9 +109,9 @@ async function compactAndCall(
   run.compacted(compacted, why, windowTokens, loop.price);
   offerRecall(run, loop.offered);
   const next = run.nextLink();
-  let reply: ModelReply | Stop;
+  let reply: ModelReply | OverBudget | Stop;
   try {
-    // Once compacted, the call is sent whatever the count: the provider has the last word.
+    // Once compacted, the call is sent whatever the count (no budget: never OverBudget): the provider has the last word.
     reply = await call(next, undefined);
   } catch (error) {
     if (failureType(error) !== FailureType.contextTooLong) throw error;
@@ -121,6 +124,7 @@ async function compactAndCall(
         'Give the run a model with a larger window (limits.contextTokens if the harness does not know it), or tools with smaller results.',
     };
   }
+  if (isOverBudget(reply)) return { reason: 'model_error', error: 'The model call said it was over a budget it was not given (a worker of other code?).' };
   if (!isStop(reply)) run.sent(next);
   return reply;
 }

@@ -12,6 +12,7 @@ import * as wf from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.ts';
 import type { ModelReply } from '../src/wire/types.ts';
 import type { RunInput } from '../src/wire/run-input.ts';
+import type { OverBudget } from '../src/wire/context-window.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import { callModel, localCallModel } from './activity-options.ts';
 import { failureType, interrupted, type Stop } from './stop.ts';
@@ -25,7 +26,7 @@ type CallModelInput = Parameters<AgentActivities['callModel']>[0];
 const CANCEL_ARRIVES_WITHIN = '10 seconds';
 
 /** `wallDeadlineMs`: when the run's wall time is up (workflow time, epoch ms), if it has a limit. */
-export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined): Promise<ModelReply | Stop> {
+export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined): Promise<ModelReply | OverBudget | Stop> {
   for (;;) {
     try {
       if (input.modelCall !== 'local') return await callModel(args);

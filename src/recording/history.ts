@@ -13,6 +13,7 @@ import type { RunToolInput } from '../../activities/run-tool.ts';
 import type { CompactContextResult } from '../../activities/compact-context.ts';
 import type { AnswerRequest, ModelReply, RunResult, ToolOutcome } from '../wire/types.ts';
 import type { RunInput } from '../wire/run-input.ts';
+import { isOverBudget } from '../wire/context-window.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -23,6 +24,8 @@ export interface ModelCallFacts {
   failure?: string;
   /** The failure's type (an `ApplicationFailure`'s), when it has one. */
   failureType?: string;
+  /** The request was over the run's context budget and not sent (`OverBudget`): the run compacted first. */
+  overBudget?: boolean;
 }
 
 /** A compaction of the conversation (`activities/compact-context.ts`): its result, once it has one. */
@@ -105,7 +108,8 @@ async function executionFacts(temporal: Client, executionId: string, events: His
       const entry = scheduled.get(String(attrs.scheduledEventId));
       if (!entry) continue;
       const [value] = await decode<unknown>(attrs.result);
-      if ('reply' in entry) entry.reply = value as ModelReply;
+      if ('reply' in entry && isOverBudget(value as object)) entry.overBudget = true;
+      else if ('reply' in entry) entry.reply = value as ModelReply;
       else if ('outcome' in entry) entry.outcome = value as ToolOutcome;
       else entry.result = value as CompactContextResult;
     } else if (event.activityTaskFailedEventAttributes || event.activityTaskTimedOutEventAttributes || event.activityTaskCanceledEventAttributes) {

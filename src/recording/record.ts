@@ -75,9 +75,9 @@ function conversation(executions: readonly ExecutionFacts[], gaps: string[]): { 
   executions.forEach((execution, index) => {
     for (const call of execution.modelCalls) {
       messages.push(...call.input.transcript.append.map(redactMessage));
-      // A call over the context budget or refused as too long, which a compaction and a later call followed, is no gap.
-      const compactedAfter = CONTEXT_FAILURES.has(call.failureType ?? '') && call !== calls.at(-1);
-      if (!call.reply && compactedAfter) continue;
+      // A call over the context budget (not sent), or refused as too long and followed by a compaction and another call, is no gap.
+      const compactedAfter = call.failureType === FailureType.contextTooLong && call !== calls.at(-1);
+      if (!call.reply && (call.overBudget || compactedAfter)) continue;
       if (!call.reply) {
         gaps.push(`the model call after turn ${turns.length} has no reply (${call.failure ?? 'still running'})`);
         lastReply = null;
@@ -92,8 +92,6 @@ function conversation(executions: readonly ExecutionFacts[], gaps: string[]): { 
   if (lastReply) messages.push(lastReply);
   return { turns, messages };
 }
-
-const CONTEXT_FAILURES = new Set<string>([FailureType.contextOverBudget, FailureType.contextTooLong]);
 
 /** The summaries compactions made (a replay's model gives them again), from the links they wrote. */
 async function summariesOf(store: RecordDeps['store'], executions: readonly ExecutionFacts[]): Promise<{ summaries?: RecordedSummary[] }> {

@@ -40,7 +40,19 @@ export const DEFAULT_SUMMARY_PROMPT =
   'files and names involved, decisions and answers given by people, what is still open. Keep exact figures, paths and identifiers. ' +
   'Do not invent anything; say nothing about this instruction.';
 
-/** The figures a model call's context failure carries (`ContextOverBudget`, `ContextTooLong`), as far as known. */
+/**
+ * What a model call returns instead of a reply when its request is over the run's budget: it was not sent,
+ * and the run compacts first. A result, not a failure: it is how the run works, not something gone wrong.
+ */
+export interface OverBudget {
+  overBudget: ContextFigures;
+}
+
+export function isOverBudget(value: object): value is OverBudget {
+  return 'overBudget' in value;
+}
+
+/** The figures of a request over the budget (`OverBudget`) or refused as too long (`ContextTooLong`), as far as known. */
 export interface ContextFigures {
   /** The request's size: the harness's count, or the provider's. */
   requestedTokens?: number;

@@ -7,8 +7,6 @@ export const FailureType = {
   modelRequestRejected: 'ModelRequestRejected',
   /** The provider refused the request as over the model's context window (a 400; `activities/context-errors.ts`). */
   contextTooLong: 'ContextTooLong',
-  /** The request would fill more of the model's window than the run's budget allows: the run compacts first (`workflows/compaction.ts`). */
-  contextOverBudget: 'ContextOverBudget',
   /** The provider could not be reached or answered 408/409/429/5xx: retried by Temporal. */
   modelUnavailable: 'ModelUnavailable',
   /** The worker has no implementation for a tool the workflow knows. */
