@@ -22,6 +22,9 @@ import { orStoreFailure } from './store-failures.ts';
 import { summarise } from './summarise.ts';
 import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
 
+/** What a summary call is sent at most when the window is unknown (a refusal that named none): fits any model of 8k tokens. */
+const UNKNOWN_WINDOW_SUMMARY_CHARS = 16_000;
+
 export interface CompactContextInput {
   runId: string;
   model: string;
@@ -94,9 +97,10 @@ export function createCompactContext({ endpoints, store, transcripts }: CompactC
     if (range) {
       const heartbeats = await orStoreFailure(ActivityHeartbeats.start(ctx, store, input.runId));
       try {
-        // The summary call too must fit: it is sent at most half the target, in characters a token's worth each.
+        // The summary call too must fit: it is sent at most about half the target (2 characters a token: on the safe side).
         const turns = turnsCovered(messages, range.from, range.to);
-        const summary = await summarise(clientFor(input.model, endpoints), input.model, input.summaryPrompt, turns, messages.slice(range.from, range.to), input.targetTokens * 2, heartbeats.signal);
+        const maxChars = input.targetTokens > 0 ? input.targetTokens * 2 : UNKNOWN_WINDOW_SUMMARY_CHARS;
+        const summary = await summarise(clientFor(input.model, endpoints), input.model, input.summaryPrompt, turns, messages.slice(range.from, range.to), maxChars, heartbeats.signal);
         usage = summary.usage;
         const replaced = range.to - range.from;
         messages = [...messages.slice(0, range.from), summaryMessage(turns, summary.text), ...messages.slice(range.to)];

@@ -73,10 +73,18 @@ export async function modelCallWithin(loop: ContextLoop, call: ModelCallOf): Pro
     if (failureType(error) !== FailureType.contextTooLong || !context.on || !run.changes.has('context-compaction')) throw error;
     return compactAndCall(loop, link, figuresOf(error), 'provider', call);
   }
-  if (isOverBudget(reply)) return compactAndCall(loop, link, reply.overBudget, 'budget', call);
+  if (isOverBudget(reply)) {
+    // The change's marker is recorded where compaction begins (a history without it never got here).
+    if (run.changes.has('context-compaction')) return compactAndCall(loop, link, reply.overBudget, 'budget', call);
+    reply = await call(link, undefined);
+    if (isOverBudget(reply)) return { reason: 'model_error', error: OVER_UNGIVEN_BUDGET };
+  }
   if (!isStop(reply)) run.sent(link);
   return reply;
 }
+
+/** A call given no budget cannot be over it: if one says so, its worker runs other code. */
+const OVER_UNGIVEN_BUDGET = 'The model call said it was over a context budget it was not given: is a worker of other code serving this run?';
 
 /** One model call as the loop makes it, with this link and budget. */
 type ModelCallOf = (link: TranscriptUpdate, budget: Budget) => Promise<ModelReply | OverBudget | Stop>;
@@ -106,7 +114,8 @@ async function compactAndCall(
   );
   if (isStop(compacted)) return compacted;
   run.sent(link);
-  run.compacted(compacted, why, windowTokens, loop.price);
+  // Nothing to compact (the head is the link's): the call goes as it is, and the trace claims no compaction.
+  if (compacted.head !== link.head) run.compacted(compacted, why, windowTokens, loop.price);
   offerRecall(run, loop.offered);
   const next = run.nextLink();
   let reply: ModelReply | OverBudget | Stop;
@@ -124,7 +133,7 @@ async function compactAndCall(
         'Give the run a model with a larger window (limits.contextTokens if the harness does not know it), or tools with smaller results.',
     };
   }
-  if (isOverBudget(reply)) return { reason: 'model_error', error: 'The model call said it was over a budget it was not given (a worker of other code?).' };
+  if (isOverBudget(reply)) return { reason: 'model_error', error: OVER_UNGIVEN_BUDGET };
   if (!isStop(reply)) run.sent(next);
   return reply;
 }
