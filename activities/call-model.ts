@@ -19,6 +19,8 @@ import { modelContextQuery } from '../src/wire/messages.ts';
 import { ActivityHeartbeats } from './heartbeats.ts';
 import { LocalCallInterruptions } from './local-call-interruptions.ts';
 import type { Client } from '@temporalio/client';
+import { contextTooLongFailure, overBudget, type ContextBudget } from './context-budget.ts';
+import type { OverBudget } from '../src/wire/context-window.ts';
 
 export interface CallModelInput {
   runId: string;
@@ -33,6 +35,8 @@ export interface CallModelInput {
   wallDeadlineMs?: number;
   /** Return the digest of what the worker offers (`ModelReply.offerDigest`): the first call of each execution asks. */
   withOfferDigest?: boolean;
+  /** The run's context budget: a request over it is not sent (`OverBudget`, `context-budget.ts`). */
+  context?: ContextBudget;
 }
 
 export interface CallModelDeps {
@@ -64,7 +68,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     });
   }
 
-  return async function callModel(input: CallModelInput): Promise<ModelReply> {
+  return async function callModel(input: CallModelInput): Promise<ModelReply | OverBudget> {
     const ctx = Context.current();
     const model = clientFor(input.model, endpoints);
     const tools = input.toolNames.flatMap((name) => {
@@ -83,6 +87,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       messages: messages.map(toOpenAIMessage),
       ...(tools.length ? { tools } : {}),
     };
+    // Over the run's budget: not sent; the workflow compacts first.
+    const over = await overBudget(input.context, request, input.transcript.append.map(toOpenAIMessage));
+    if (over) return over;
     // A local activity sends no heartbeats (Temporal cannot reach it while it holds its workflow's task): it
     // stops by itself on the run's cancel or deadline. A regular one beats, and stops on an announced stop.
     const local = ctx.info.isLocal;
@@ -102,7 +109,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     } catch (error) {
       // Stopped by the announced stop: the activity ends cancelled once Temporal cancels it too.
       if (heartbeats?.signal.aborted) await heartbeats.untilTemporalCancels('The model call');
-      throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || toActivityFailure(error, ctx.cancellationSignal);
+      throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || (await contextTooLongFailure(error, request)) || toActivityFailure(error, ctx.cancellationSignal);
     } finally {
       interruptions?.close();
       heartbeats?.close();
@@ -201,7 +208,7 @@ async function streamed(client: OpenAI, request: Request, signal: AbortSignal, o
   };
 }
 
-function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+export function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
     case 'user':
@@ -220,7 +227,7 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
 }
 
 /** Maps provider errors to Temporal failures: 408/409/429/5xx and network errors retry, other 4xx do not. */
-function toActivityFailure(error: unknown, signal: AbortSignal): unknown {
+export function toActivityFailure(error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return new CancelledFailure('model call cancelled');
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof OpenAI.APIConnectionError) {

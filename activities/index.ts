@@ -16,6 +16,8 @@ import type { AgentStore } from '../src/store/store.ts';
 import { TranscriptChain } from './transcript.ts';
 import { createChildTotals } from './child-totals.ts';
 import { agentToolContract, handoffContract, toAgentRef } from '../src/agents/agent-tools.ts';
+import { createCompactContext } from './compact-context.ts';
+import { createRecallOutput } from '../src/tools/recall-output.ts';
 
 export interface ActivityDeps {
   endpoints: ModelEndpoints;
@@ -42,13 +44,18 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const transcripts = new TranscriptChain(deps.store);
+  // `recall_output` reads what compaction elided: every worker offers it (a run asks for it once it elides).
+  const recall = createRecallOutput(deps.store);
   // The model is offered `ask_<agent>` and `transfer_to_<agent>` from the same contracts the run builds.
   const linked = (deps.agents ?? []).flatMap((agent) => [agentToolContract(toAgentRef(agent)), handoffContract(toAgentRef(agent))]);
+  const contracts = new Map([...deps.contracts, [recall.name, recall] as const, ...linked.map((c) => [c.name, c] as const)]);
+  const tools = deps.tools.has(recall.name) ? deps.tools : new Map([...deps.tools, [recall.name, recall]]);
   return {
     callModel: createCallModel({
       endpoints: deps.endpoints,
-      contracts: linked.length ? new Map([...deps.contracts, ...linked.map((c) => [c.name, c] as const)]) : deps.contracts,
-      transcripts: new TranscriptChain(deps.store),
+      contracts,
+      transcripts,
       client: deps.client,
       store: deps.store,
       mcpTool: (name) => deps.mcp?.definition(name),
@@ -63,9 +70,11 @@ export function createActivities(deps: ActivityDeps) {
     // The optional claim judge's model call (`policy.claimJudge`).
     judgeClaims: createJudgeClaims(deps.endpoints, deps.tools, deps.store),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
+    // Compaction: elides old tool results and summarises older turns (activities/compact-context.ts).
+    compactContext: createCompactContext({ endpoints: deps.endpoints, store: deps.store, transcripts }),
     runTool: withRecordedTools(
       createRunTool({
-        tools: deps.tools,
+        tools,
         defaultWorkspace: deps.defaultWorkspace,
         workspaceRoots: deps.workspaceRoots,
         keepOutput: (text) => deps.store.putOutput(text),
@@ -73,7 +82,7 @@ export function createActivities(deps: ActivityDeps) {
         store: deps.store,
         runLog: deps.toolRunLog,
       }),
-      { endpoints: deps.endpoints, contractOf: (name) => deps.contracts.get(name) ?? deps.tools.get(name) },
+      { endpoints: deps.endpoints, contractOf: (name) => contracts.get(name) ?? tools.get(name) },
     ),
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { AgentStore } from '../src/store/store.ts';
 import type { ChatMessage } from '../src/wire/types.ts';
+import { linkHash, type CompactionRecord } from '../src/wire/transcript-link.ts';
 import { AgentError } from '../src/wire/agent-error.ts';
 import { FailureType } from '../src/wire/failures.ts';
 
@@ -31,6 +32,14 @@ export class TranscriptChain {
     await this.store.putLink(head, { prev, messages });
   }
 
+  /** Stores a compaction link (its messages: the whole conversation from now on) after `prev`; returns its head. */
+  async compact(prev: string, messages: ChatMessage[], compaction: CompactionRecord): Promise<string> {
+    const link = { prev, messages, compaction };
+    const head = linkHash(link);
+    await this.store.putLink(head, link);
+    return head;
+  }
+
   /** The whole transcript ending at `head`, or throws TranscriptMissingError naming the missing link. */
   async load(head: string | null): Promise<ChatMessage[]> {
     if (head === null) return [];
@@ -45,7 +54,8 @@ export class TranscriptChain {
       const link = await this.store.getLink(at);
       if (!link) throw new TranscriptMissingError(`transcript link ${at} is not in the store (${this.store.location})`);
       links.push(link.messages);
-      at = link.prev;
+      // A compaction link holds the whole conversation sent from then on; what it replaced is behind it.
+      at = link.compaction ? null : link.prev;
     }
     const messages = base.concat(...links.reverse());
     this.cache.delete(head);

@@ -48,6 +48,12 @@ try {
   await run('research-budget', { goal, model: scenario('research-runaway-child.ts'), limits: { maxBudgetUsd: 0.004 } });
   // A parallel stop: one call of a reply stops the run while its sibling (a scan) runs; the sibling finishes first.
   await run('parallel-stop', { goal, model: scenario('parallel-stop.ts'), limits: { maxToolCalls: 1 } });
+  // Compaction (docs/context.md): over the run's budget (elisions and summaries), and on the provider's refusal.
+  mkdirSync(path.join(h.workspace, 'notes'), { recursive: true });
+  for (let i = 0; i < 20; i++) writeFileSync(path.join(h.workspace, 'notes', `n${i}.txt`), `first line of n${i}\n${'notes '.repeat(700)}`.slice(0, 4096));
+  const long = { maxTurns: 40, maxBudgetUsd: 10, ...NO_REPETITION_STOPS };
+  await run('compaction-budget', { goal: 'Read 20 files.', model: scenario('long-reads.ts'), tools: ['read_file'], limits: { ...long, contextTokens: 8000 } });
+  await run('compaction-provider', { goal: 'Read 12 files.', model: scenario('long-reads.ts'), tools: ['read_file'], limits: long, continueAsNewEveryTurns: 5 });
 
   const asking = await h.agents.startRun({ goal, model: 'scripted:ask-user', workspace: h.workspace });
   await h.waitForState(asking.runId, (s) => s.status === 'waiting_input', 'question');

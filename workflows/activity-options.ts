@@ -25,6 +25,9 @@ const MODEL_CALL = {
 
 export const { callModel } = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL, heartbeatTimeout: HEARTBEAT_TIMEOUT });
 
+/** Compaction (`compaction.ts`): its summary is a model call, with a model call's timeout, retries and cancellation. */
+export const { compactContext } = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL, heartbeatTimeout: HEARTBEAT_TIMEOUT });
+
 /**
  * The model call as a local activity (`modelCall: 'local'`): it holds the workflow task until it ends, so
  * the run's cancel and wall time reach it through its input, the store and its own asking of Temporal, not

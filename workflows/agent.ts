@@ -23,6 +23,7 @@ import { withAgent, withoutAgent } from './run-agent.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
 import { modelCall } from './model-call.ts';
+import { contextSettings, modelCallWithin, offerRecall, type ContextLoop } from './compaction.ts';
 import { addWorkerTools, offerWorkerTools } from './worker-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
 import { priceOf, type Price } from '../src/wire/pricing.ts';
@@ -38,7 +39,7 @@ import { FailureType } from '../src/wire/failures.ts';
 export { DEFAULT_SYSTEM_PROMPT, RESEARCH_SYSTEM_PROMPT } from './prompts.ts';
 
 /** What the loop works with: this execution's state, the run's settings, the people it may ask. */
-interface Loop extends ToolStep {
+interface Loop extends ToolStep, ContextLoop {
   changes: Changes;
   /** The next model call is to bring the worker's MCP tools (the first call of an execution that names no tools). */
   mcpWithModelCall: boolean;
@@ -63,7 +64,8 @@ export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
   // The run's current details in Temporal's UI (status, turn, cost against the budget, what it waits for).
   run.showDetailsAgainst(limits);
-  const loop: Loop = { input, limits, old, changes, offered, mcpWithModelCall: false, run, decisions, handoff: null, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
+  offerRecall(run, offered);
+  const loop: Loop = { input, limits, old, changes, offered, mcpWithModelCall: false, run, decisions, handoff: null, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema), context: contextSettings(input, limits) };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
   decisions.listen();
@@ -115,25 +117,27 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (limitStop) return limitStop;
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
-    const link = run.nextLink();
-    const reply = await throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
-      modelCall(
-        input,
-        {
-          runId: run.runId,
-          model: input.model,
-          transcript: link,
-          toolNames: [...loop.offered.keys()],
-          stream: input.stream ?? true,
-          ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
-          ...(run.offerDigest === undefined ? { withOfferDigest: true } : {}),
-        },
-        limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
-        modelCallSummary(input.model, run.state.turns + 1),
+    // Within the run's context budget: an overflowing call compacts the conversation first (`compaction.ts`).
+    const reply = await modelCallWithin(loop, (link, budget) =>
+      throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
+        modelCall(
+          input,
+          {
+            runId: run.runId,
+            model: input.model,
+            transcript: link,
+            toolNames: [...loop.offered.keys()],
+            stream: input.stream ?? true,
+            ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
+            ...(run.offerDigest === undefined ? { withOfferDigest: true } : {}),
+            ...(budget ? { context: budget } : {}),
+          },
+          limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+          modelCallSummary(input.model, run.state.turns + 1),
+        ),
       ),
     );
     if (isStop(reply)) return reply;
-    run.sent(link);
     if (loop.mcpWithModelCall) {
       // The worker's MCP tools, as the model was offered them: known before any of the reply's calls.
       addWorkerTools(loop.offered, reply.mcpTools ?? []);
@@ -154,6 +158,8 @@ async function runLoop(loop: Loop): Promise<Stop> {
 /** Another agent takes over (`handoff.ts`): its settings, tools, price and output contract from the next turn. */
 function handOver(loop: Loop): void {
   takeOver(loop, loop.run, (names) => offeredTools(names, loop.changes));
+  // What compaction elided stays recallable under any agent.
+  offerRecall(loop.run, loop.offered);
   loop.price = priceOf(loop.input.model);
   loop.outputContract = parseOutputContract(loop.input.outputSchema);
 }

@@ -26,6 +26,17 @@ export interface CarriedState {
   progressGuard?: ProgressGuardState;
   policyDenials?: number;
   outputRepairs?: number;
+  /** What the run knows of its context (absent in states carried before compaction: starts afresh). */
+  context?: ContextState;
+}
+
+/** The run's context between model calls (`compaction.ts`). */
+export interface ContextState {
+  /** The last request's size in tokens: the provider's prompt tokens, or the count after a compaction (0: unknown). */
+  tokens: number;
+  compactions: number;
+  /** The run has elided tool results, so it offers `recall_output`. */
+  recallOffered: boolean;
 }
 
 export interface ProgressGuardState {

@@ -30,7 +30,9 @@ export type Change =
   /** The final answer's claims are checked by a local activity (`claim-check.ts`); before, inside the workflow. */
   | 'claims-in-activity'
   /** The optional claim judge after a final answer (`policy.claimJudge`, `claim-check.ts`). */
-  | 'claims-judge';
+  | 'claims-judge'
+  /** A model call over the context budget or refused as too long compacts the conversation and calls again (`compaction.ts`); before, it failed the run. */
+  | 'context-compaction';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {

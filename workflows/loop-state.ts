@@ -23,10 +23,9 @@ import { STOP_STATUS, type Stop } from './stop.ts';
 import { RunSpans } from './telemetry.ts';
 import type { TraceEvent, TraceSinks } from '../src/wire/trace-events.ts';
 import type { ClaimWarning } from '../src/wire/receipt.ts';
-import type { Usage } from '../src/wire/types.ts';
-import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummary, type ModelReply, type Pending, type RunResult, type RunState, type RunStatus, type ToolOutcome } from '../src/wire/types.ts';
+import { calledKey, type ApprovalDecision, type ChatMessage, type ChildRunSummary, type ModelReply, type Pending, type RunResult, type RunState, type RunStatus, type ToolOutcome, type Usage } from '../src/wire/types.ts';
 import type { agentWorkflow } from './agent.ts';
-import type { CarriedState, ProgressGuardState } from './carried-state.ts';
+import type { CarriedState, ContextState, ProgressGuardState } from './carried-state.ts';
 import type { ResolvedRunInput, RunLimits } from '../src/wire/run-input.ts';
 import { runCurrentDetails } from '../src/wire/summaries.ts';
 import { FailureType } from '../src/wire/failures.ts';
@@ -63,6 +62,10 @@ export class LoopState {
   private readonly guard: ProgressGuardState;
   private policyDenials: number;
   private outputRepairs: number;
+  /** What the run knows of its context between model calls (`compaction.ts`). */
+  readonly context: ContextState;
+  /** Where the model's context starts after the last compaction: its link, and this execution's messages since. */
+  private contextBase: { head: string; from: number } | null = null;
   /** Tools running now, by their run key, which their activity reports progress under (not carried: none run across). */
   private readonly runningTools = new Map<string, { toolName: string; callKey: string }>();
   /** The running tool whose label `state.progress` shows: the label goes when that tool finishes. */
@@ -101,6 +104,7 @@ export class LoopState {
     this.guard = carried.progressGuard ?? newProgressGuard();
     this.policyDenials = carried.policyDenials ?? 0;
     this.outputRepairs = carried.outputRepairs ?? 0;
+    this.context = carried.context ?? { tokens: 0, compactions: 0, recallOffered: false };
     // States carried by workers that predate receipts start with an empty one.
     this.runState.receipt ??= [];
     this.runState.warnings ??= [];
@@ -175,6 +179,7 @@ export class LoopState {
       progressGuard: this.guard,
       policyDenials: this.policyDenials,
       outputRepairs: this.outputRepairs,
+      ...(this.context.compactions || this.context.tokens ? { context: this.context } : {}),
     };
   }
 
@@ -188,7 +193,9 @@ export class LoopState {
     };
     wf.setHandler(stateQuery, () => this.runState);
     wf.setHandler(transcriptQuery, () => this.transcript.map(redactMessage));
-    wf.setHandler(modelContextQuery, () => ({ base: this.baseHead, messages: this.transcript }));
+    wf.setHandler(modelContextQuery, () =>
+      this.contextBase ? { base: this.contextBase.head, messages: this.transcript.slice(this.contextBase.from) } : { base: this.baseHead, messages: this.transcript },
+    );
     wf.setHandler(toolProgressSignal, (progress) => {
       const running = this.runningTools.get(calledKey(progress));
       if (!running) return; // a late label from a tool that has finished
@@ -387,6 +394,29 @@ export class LoopState {
     this.unsent.push(message);
   }
 
+  /**
+   * The conversation the model is sent was compacted into the link `head` (`compaction.ts`): the next call
+   * sends what follows it. The summary call's tokens and cost count like a turn's (it is not a turn).
+   */
+  compacted(c: { head: string; tokensBefore: number; tokensAfter: number; elided: number; elidedChars: number; summarised: number; usage: Usage | null }, why: 'budget' | 'provider', windowTokens: number | null, price: Price): void {
+    const state = this.runState;
+    const costBefore = state.costUsd;
+    if (c.usage) {
+      state.usage.promptTokens += c.usage.promptTokens;
+      state.usage.completionTokens += c.usage.completionTokens;
+      state.costUsd = costOf(state.usage, price);
+      this.refreshTotals();
+    }
+    this.head = c.head;
+    this.contextBase = { head: c.head, from: this.transcript.length };
+    this.context.tokens = c.tokensAfter;
+    this.context.compactions++;
+    if (c.elided) this.context.recallOffered = true;
+    this.touch();
+    const { head, tokensBefore, tokensAfter, elided, elidedChars, summarised } = c;
+    this.emit({ type: 'compacted', why, tokensBefore, tokensAfter, windowTokens, elided, elidedChars, summarised, costUsd: state.costUsd - costBefore, head });
+  }
+
   /** Counts a reply's tokens and cost (from the running totals: exactly Σ usage × price, no accumulated rounding). */
   countTurn(reply: ModelReply, price: Price): void {
     const state = this.runState;
@@ -394,6 +424,7 @@ export class LoopState {
     state.usage.promptTokens += reply.usage.promptTokens;
     state.usage.completionTokens += reply.usage.completionTokens;
     state.perTurnPromptTokens.push(reply.usage.promptTokens);
+    this.context.tokens = reply.usage.promptTokens;
     state.costUsd = costOf(state.usage, price);
     this.refreshTotals();
     this.touch();

@@ -12,6 +12,7 @@ import * as wf from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.ts';
 import type { ModelReply } from '../src/wire/types.ts';
 import type { RunInput } from '../src/wire/run-input.ts';
+import type { OverBudget } from '../src/wire/context-window.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import { callModel, localCallModel } from './activity-options.ts';
 import { failureType, interrupted, type Stop } from './stop.ts';
@@ -28,7 +29,7 @@ const CANCEL_ARRIVES_WITHIN = '10 seconds';
  * `wallDeadlineMs`: when the run's wall time is up (workflow time, epoch ms), if it has a limit. `summary`:
  * the call's line in Temporal's UI (`summaries.ts`).
  */
-export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined, summary?: string): Promise<ModelReply | Stop> {
+export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined, summary?: string): Promise<ModelReply | OverBudget | Stop> {
   const options = summary === undefined ? {} : { summary };
   for (;;) {
     try {

@@ -16,7 +16,7 @@ import { mcpTools } from './activity-options.ts';
 import { FailureType } from '../src/wire/failures.ts';
 
 /** Fields of a run's input that the agent decides: a run naming an agent may not set them. */
-const AGENT_FIELDS = ['system', 'tools', 'policy', 'outputSchema', 'modelCall'] as const;
+const AGENT_FIELDS = ['system', 'tools', 'policy', 'outputSchema', 'modelCall', 'summaryPrompt'] as const;
 
 /** The input of a run that names no agent: as it is (it must name a model). No await: nothing changes for such runs. */
 export function withoutAgent(input: RunInput): ResolvedRunInput {
@@ -93,6 +93,7 @@ export function applyAgent(agent: AgentDefinition, input: Omit<RunInput, 'agent'
     ...(agent.policy ? { policy: agent.policy } : {}),
     ...(agent.outputSchema ? { outputSchema: agent.outputSchema } : {}),
     ...(agent.modelCall ? { modelCall: agent.modelCall } : {}),
+    ...(agent.summaryPrompt ? { summaryPrompt: agent.summaryPrompt } : {}),
   };
 }
 

@@ -36,6 +36,8 @@ export interface AgentDefinition {
   /** JSON Schema the final answer (parsed as JSON) must meet. */
   outputSchema?: Record<string, unknown>;
   modelCall?: ModelCall;
+  /** What the harness asks the model when it summarises older turns to fit the context window (docs/context.md). */
+  summaryPrompt?: string;
   allow?: AgentAllowance;
   /**
    * Agents it may call as tools (`ask_<name>`, with a `task`): each call is a child run of that agent, with
@@ -94,6 +96,6 @@ export function defineAgent(options: AgentOptions): Agent {
 
 /** The JSON part of an agent (what a run learns). */
 export function agentDefinition(agent: AgentDefinition): AgentDefinition {
-  const { name, instructions, description, model, tools, limits, policy, outputSchema, modelCall, allow, subAgents, handoffs } = agent;
-  return JSON.parse(JSON.stringify({ name, instructions, description, model, tools, limits, policy, outputSchema, modelCall, allow, subAgents, handoffs })) as AgentDefinition;
+  const { name, instructions, description, model, tools, limits, policy, outputSchema, modelCall, summaryPrompt, allow, subAgents, handoffs } = agent;
+  return JSON.parse(JSON.stringify({ name, instructions, description, model, tools, limits, policy, outputSchema, modelCall, summaryPrompt, allow, subAgents, handoffs })) as AgentDefinition;
 }

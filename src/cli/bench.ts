@@ -8,6 +8,7 @@
  *   history  history bytes per turn
  *   store    store cost per turn, SQLite and PostgreSQL
  *   replay   how fast a recording replays (no model to wait for), with and without a tool activity a turn
+ *   context  tokens sent per turn and cost of a long run, with compaction (an 8k window) and without
  *   sse      live events: store → SSE client latency and concurrent clients (its own process)
  *   otel-mcp tracing on vs off per turn, MCP tool call vs built-in (its own process)
  *
@@ -23,6 +24,7 @@ import { benchHistory } from './bench/history.ts';
 import { installBenchRuntime } from './bench/metrics.ts';
 import { benchParked } from './bench/parked.ts';
 import { benchReplaySpeed } from './bench/replay-speed.ts';
+import { benchContext } from './bench/context.ts';
 import { jsonReport, renderReport, type BenchResults } from './bench/report.ts';
 import { benchStoreCost } from './bench/store-cost.ts';
 import { benchTurns } from './bench/turns.ts';
@@ -30,11 +32,12 @@ import { MODEL_CALLS, type ModelCall } from '../wire/run-input.ts';
 import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
 import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
 
-const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', 'replay', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
+const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', 'replay', 'context', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
 const USAGE = `npm run bench -- [--only ${SECTIONS.join(',')}] [--parked N] [--json file] [--model-call ${MODEL_CALLS.join(',')}]
                   [--worker-options '{"maxCachedWorkflows":100}'] [--worker-node-args=--max-old-space-size=256]
 Sizes from the environment: BENCH_SEQUENTIAL (100), BENCH_CONCURRENT (50), BENCH_ROUNDS (3), BENCH_CANCELS (40),
-BENCH_CANCELS_WITHOUT_STORE (10), BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200), BENCH_REPLAY_TURNS (20).`;
+BENCH_CANCELS_WITHOUT_STORE (10), BENCH_HISTORY_TURNS (50,100,200,500), BENCH_STORE_TURNS (200), BENCH_REPLAY_TURNS (20),
+BENCH_CONTEXT_TURNS (300).`;
 
 /** A bad command line: one line saying what is wrong, the usage, exit code 2 (nothing has started yet). */
 function usageError(message: string): never {
@@ -88,6 +91,7 @@ const sizes = {
   cancelsWithoutStore: size('BENCH_CANCELS_WITHOUT_STORE', 10),
   storeTurns: size('BENCH_STORE_TURNS', 200),
   replayTurns: size('BENCH_REPLAY_TURNS', 20),
+  contextTurns: size('BENCH_CONTEXT_TURNS', 300),
 };
 const historyTurns = (process.env.BENCH_HISTORY_TURNS ?? '50,100,200,500').split(',').map(Number);
 if (historyTurns.some((n) => !Number.isInteger(n) || n < 1)) usageError(`BENCH_HISTORY_TURNS=${process.env.BENCH_HISTORY_TURNS} is not a list of whole numbers`);
@@ -103,7 +107,7 @@ function parseWorkerOptions(text: string): Record<string, unknown> {
 }
 
 const metrics = await installBenchRuntime();
-const env = await openBenchEnv({ bigFiles: only.has('history') ? Math.max(...historyTurns) : 0 });
+const env = await openBenchEnv({ bigFiles: Math.max(only.has('history') ? Math.max(...historyTurns) : 0, only.has('context') ? sizes.contextTurns : 0) });
 const results: BenchResults = { address: env.address };
 try {
   if (only.has('turns')) {
@@ -122,6 +126,7 @@ try {
   if (only.has('history')) results.history = await benchHistory(env, { turns: historyTurns });
   if (only.has('store')) results.store = await benchStoreCost(env, { turns: sizes.storeTurns });
   if (only.has('replay')) results.replay = await benchReplaySpeed(env, { turns: sizes.replayTurns });
+  if (only.has('context')) results.context = await benchContext(env, { turns: sizes.contextTurns });
 } finally {
   await env.close();
 }

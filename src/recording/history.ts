@@ -10,8 +10,10 @@ import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-wor
 import type { temporal } from '@temporalio/proto';
 import type { CallModelInput } from '../../activities/call-model.ts';
 import type { RunToolInput } from '../../activities/run-tool.ts';
+import type { CompactContextResult } from '../../activities/compact-context.ts';
 import type { AnswerRequest, ModelReply, RunResult, ToolOutcome } from '../wire/types.ts';
 import type { RunInput } from '../wire/run-input.ts';
+import { isOverBudget } from '../wire/context-window.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -20,6 +22,15 @@ export interface ModelCallFacts {
   /** The reply; null when the call failed, was cancelled, or is still running. */
   reply: ModelReply | null;
   failure?: string;
+  /** The failure's type (an `ApplicationFailure`'s), when it has one. */
+  failureType?: string;
+  /** The request was over the run's context budget and not sent (`OverBudget`): the run compacted first. */
+  overBudget?: boolean;
+}
+
+/** A compaction of the conversation (`activities/compact-context.ts`): its result, once it has one. */
+export interface CompactionFacts {
+  result: CompactContextResult | null;
 }
 
 export interface ToolRunFacts {
@@ -38,6 +49,8 @@ export interface ExecutionFacts {
   modelCalls: ModelCallFacts[];
   /** Tool activities (not local ones: quick read-only tools leave only their result, without the call key). */
   toolRuns: ToolRunFacts[];
+  /** Compactions of the conversation, in order. */
+  compactions: CompactionFacts[];
   /** Accepted `answer` updates, in order. */
   answers: AnswerRequest[];
   /** Workflow ids of the children this execution started, in order. */
@@ -64,10 +77,10 @@ async function executionFacts(temporal: Client, executionId: string, events: His
   const converter = temporal.options.loadedDataConverter;
   const decode = async <T>(payloads: { payloads?: Payload[] | null } | null | undefined): Promise<T[]> =>
     (await decodeArrayFromPayloads(converter, payloads?.payloads ?? undefined)) as T[];
-  const execution: ExecutionFacts = { executionId, input: undefined as unknown as RunInput, modelCalls: [], toolRuns: [], answers: [], children: [], result: null, close: null };
+  const execution: ExecutionFacts = { executionId, input: undefined as unknown as RunInput, modelCalls: [], toolRuns: [], compactions: [], answers: [], children: [], result: null, close: null };
   let previous: string | null = null;
   /** Scheduled activities by event id: the completion names its scheduling event. */
-  const scheduled = new Map<string, ModelCallFacts | ToolRunFacts>();
+  const scheduled = new Map<string, ModelCallFacts | ToolRunFacts | CompactionFacts>();
   for (const event of events) {
     const id = String(event.eventId);
     if (event.workflowExecutionStartedEventAttributes) {
@@ -85,20 +98,29 @@ async function executionFacts(temporal: Client, executionId: string, events: His
         const run: ToolRunFacts = { input: input as RunToolInput, outcome: null };
         execution.toolRuns.push(run);
         scheduled.set(id, run);
+      } else if (attrs.activityType?.name === 'compactContext') {
+        const compaction: CompactionFacts = { result: null };
+        execution.compactions.push(compaction);
+        scheduled.set(id, compaction);
       }
     } else if (event.activityTaskCompletedEventAttributes) {
       const attrs = event.activityTaskCompletedEventAttributes;
       const entry = scheduled.get(String(attrs.scheduledEventId));
       if (!entry) continue;
       const [value] = await decode<unknown>(attrs.result);
-      if ('reply' in entry) entry.reply = value as ModelReply;
-      else entry.outcome = value as ToolOutcome;
+      if ('reply' in entry && isOverBudget(value as object)) entry.overBudget = true;
+      else if ('reply' in entry) entry.reply = value as ModelReply;
+      else if ('outcome' in entry) entry.outcome = value as ToolOutcome;
+      else entry.result = value as CompactContextResult;
     } else if (event.activityTaskFailedEventAttributes || event.activityTaskTimedOutEventAttributes || event.activityTaskCanceledEventAttributes) {
       const attrs = event.activityTaskFailedEventAttributes ?? event.activityTaskTimedOutEventAttributes ?? event.activityTaskCanceledEventAttributes!;
       const entry = scheduled.get(String(attrs.scheduledEventId));
       if (!entry) continue;
+      if ('result' in entry) continue;
       const failure = 'failure' in attrs ? attrs.failure?.message : undefined;
       entry.failure = failure ?? (event.activityTaskCanceledEventAttributes ? 'cancelled' : 'timed out');
+      const type = 'failure' in attrs ? (attrs.failure?.cause?.applicationFailureInfo?.type ?? attrs.failure?.applicationFailureInfo?.type) : undefined;
+      if ('reply' in entry && type) entry.failureType = type;
     } else if (event.workflowExecutionUpdateAcceptedEventAttributes) {
       const request = event.workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest;
       if (request?.input?.name === 'answer') execution.answers.push((await decode<AnswerRequest>(request.input.args))[0]!);

@@ -13,11 +13,14 @@ import { researchCallKeys } from '../wire/run-ids.ts';
 import type { TraceLine } from '../wire/trace-events.ts';
 import type { ChatMessage, RunResult, ToolCall } from '../wire/types.ts';
 import { readExecutions, type ExecutionFacts } from './history.ts';
-import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedDecision, type RecordedToolResult, type RecordedTurn, type Recording } from './schema.ts';
+import { FailureType } from '../wire/failures.ts';
+import { summarisedTurns } from '../wire/compaction-text.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedDecision, type RecordedSummary, type RecordedToolResult, type RecordedTurn, type Recording } from './schema.ts';
 
 export interface RecordDeps {
   agents: AgentClient;
-  store: Pick<AgentStore, 'readTrace'>;
+  /** The trace, and the transcript links compactions wrote (their summaries). */
+  store: Pick<AgentStore, 'readTrace' | 'getLink'>;
 }
 
 /** Research children deeper than this are not recorded (the harness gives children no research tool). */
@@ -53,6 +56,7 @@ export async function recordRun(deps: RecordDeps, runId: string, depth = 0): Pro
     complete,
     turns,
     messages,
+    ...(await summariesOf(deps.store, executions)),
     toolResults: toolResults(executions, messages, trace, gaps),
     decisions: decisions(executions, messages, trace),
     trace,
@@ -67,9 +71,13 @@ function conversation(executions: readonly ExecutionFacts[], gaps: string[]): { 
   const messages: ChatMessage[] = [];
   const turns: RecordedTurn[] = [];
   let lastReply: ChatMessage | null = null;
+  const calls = executions.flatMap((e) => e.modelCalls);
   executions.forEach((execution, index) => {
     for (const call of execution.modelCalls) {
       messages.push(...call.input.transcript.append.map(redactMessage));
+      // A call over the context budget (not sent), or refused as too long and followed by a compaction and another call, is no gap.
+      const compactedAfter = call.failureType === FailureType.contextTooLong && call !== calls.at(-1);
+      if (!call.reply && (call.overBudget || compactedAfter)) continue;
       if (!call.reply) {
         gaps.push(`the model call after turn ${turns.length} has no reply (${call.failure ?? 'still running'})`);
         lastReply = null;
@@ -83,6 +91,19 @@ function conversation(executions: readonly ExecutionFacts[], gaps: string[]): { 
   // Every reply but the last went out again with the next call; the last one is only in its result.
   if (lastReply) messages.push(lastReply);
   return { turns, messages };
+}
+
+/** The summaries compactions made (a replay's model gives them again), from the links they wrote. */
+async function summariesOf(store: RecordDeps['store'], executions: readonly ExecutionFacts[]): Promise<{ summaries?: RecordedSummary[] }> {
+  const summaries: RecordedSummary[] = [];
+  for (const { result } of executions.flatMap((e) => e.compactions)) {
+    if (!result?.usage || !result.summarised) continue;
+    const link = await store.getLink(result.head);
+    const message = link?.messages.find((m) => m.role === 'user' && summarisedTurns(m.content) !== null);
+    if (!message?.content) continue;
+    summaries.push({ turns: summarisedTurns(message.content)!, text: message.content.slice(message.content.indexOf('\n') + 1), usage: result.usage });
+  }
+  return summaries.length ? { summaries } : {};
 }
 
 function redactCall(call: ToolCall): ToolCall {

@@ -45,6 +45,13 @@ export type RecordedDecision =
   | { kind: 'approval'; callKey: string; toolName: string; decision: 'approved' | 'rejected'; why?: string; reason?: string; by?: string }
   | { kind: 'answer'; callKey: string; question: string; text: string; by?: string };
 
+/** A summary a compaction made (docs/context.md): of the conversation's first `turns` turns. */
+export interface RecordedSummary {
+  turns: number;
+  text: string;
+  usage: Usage;
+}
+
 export interface RecordedChild {
   /** The parent's call key for the research call that started the child. */
   callKey: string;
@@ -66,6 +73,8 @@ export interface Recording {
   turns: RecordedTurn[];
   /** The whole conversation the model saw, in order, then its last reply. Redacted argument fields stay redacted. */
   messages: ChatMessage[];
+  /** The summaries the run's compactions made, in order (absent: it made none). */
+  summaries?: RecordedSummary[];
   toolResults: RecordedToolResult[];
   /** Approvals, rejections and answers, in the order they were given. */
   decisions: RecordedDecision[];
@@ -154,6 +163,7 @@ export const recordingSchema: z.ZodType<Recording> = z.lazy(() =>
       complete: z.boolean(),
       turns: z.array(turnSchema),
       messages: z.array(chatMessageSchema),
+      summaries: z.array(z.object({ turns: z.number().int().positive(), text: z.string(), usage }).strict()).optional(),
       toolResults: z.array(toolResultSchema),
       decisions: z.array(decisionSchema),
       trace: z.array(traceLineSchema).transform((lines) => lines as unknown as TraceLine[]),

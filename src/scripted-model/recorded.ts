@@ -12,6 +12,8 @@ import { firstDifference, type WireMessage } from '../recording/conversation.ts'
 import { parseRecording, recordingTree, type Recording, type RecordedToolResult } from '../recording/schema.ts';
 import { parseRecordedModel } from '../wire/replay.ts';
 import { researchCallKeys } from '../wire/run-ids.ts';
+import { requestedTurns } from '../wire/compaction-text.ts';
+import { asCompacted, summaryOf } from '../recording/compacted.ts';
 import type { Usage } from '../wire/types.ts';
 import type { Scenario } from './scenario.ts';
 
@@ -56,16 +58,20 @@ export class RecordingPlayer {
     } catch (error) {
       return { ok: false, status: 404, error: (error as Error).message };
     }
+    // A compaction's summary call: the recording's summary of as many turns.
+    const requested = messages.map((m) => (m.role === 'user' ? requestedTurns(m.content) : null)).find((n) => n !== null);
+    if (requested !== undefined && requested !== null) return summaryFrom(root, requested, file);
     const recording = this.conversationOf(root, messages);
     if (!recording) {
       return { ok: false, status: 422, error: `Replay of ${file}: no conversation in the recording starts with this system prompt and goal ${JSON.stringify((messages[1]?.content ?? '').slice(0, 80))}.` };
     }
-    const index = messages.filter((m) => m.role === 'assistant').length;
+    // Turns a summary replaced count too.
+    const index = summaryOf(messages).turns + messages.filter((m) => m.role === 'assistant').length;
     const turn = recording.turns[index];
     if (!turn) {
       return { ok: false, status: 422, error: `Replay of ${file}: the harness asked for turn ${index + 1}, and the recording of ${recording.runId} has ${recording.turns.length} turns: the recording ran out.` };
     }
-    const difference = firstDifference(turn.turn, recording.messages.slice(0, turn.sent), messages);
+    const difference = firstDifference(turn.turn, asCompacted(recording.messages.slice(0, turn.sent), messages, recording.summaries ?? []), messages);
     if (difference) {
       if (mode === 'strict') return { ok: false, status: 422, error: `Replay of ${file} diverged from the recording at ${difference}` };
       this.divergences.push({ model, turn: turn.turn, difference });
@@ -122,6 +128,15 @@ export class RecordingPlayer {
     this.cache.set(real, { mtimeMs, recording });
     return recording;
   }
+}
+
+/** The summary of a run's first `turns` turns, from the recording (or a child's), for a replay's compaction. */
+function summaryFrom(root: Recording, turns: number, file: string): PlayResult {
+  for (const { recording } of recordingTree(root)) {
+    const summary = recording.summaries?.find((s) => s.turns === turns);
+    if (summary) return { ok: true, message: { content: summary.text }, usage: summary.usage, finishReason: 'stop', turn: 0 };
+  }
+  return { ok: false, status: 422, error: `Replay of ${file}: the harness asked for a summary of the first ${turns} turns, and the recording has none: the replay compacts where the recorded run did not.` };
 }
 
 /** `AGENT_RECORDING_DIRS` (separated by `:`): where a process that serves the scripted model may read recordings from. */

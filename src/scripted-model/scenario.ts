@@ -1,4 +1,5 @@
 /** What a scenario is: a pure function from the conversation so far to the next reply. */
+import { requestedTurns } from '../wire/compaction-text.ts';
 
 export interface ScriptedMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -22,8 +23,18 @@ export interface ScriptedReply {
   finishReason?: string;
 }
 
-/** `turn` counts the assistant messages already in `messages`. Return undefined when the script has run out. */
-export type Scenario = (turn: number, messages: ScriptedMessage[]) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
+/**
+ * `turn` counts the assistant messages already in `messages`. Return undefined when the script has run out.
+ * A scenario may declare the model's context window (`contextTokens`): the server then refuses, as the real
+ * API does, a request counted (`ceil(chars / 4)`, like its usage) over it (`withContextWindow`).
+ */
+export type Scenario = ((turn: number, messages: ScriptedMessage[]) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>) & { contextTokens?: number };
+
+/** `scenario` with a context window of `contextTokens`: requests over it get the provider's 400 `context_length_exceeded`. */
+export const withContextWindow = (scenario: Scenario, contextTokens: number): Scenario => Object.assign((turn: number, messages: ScriptedMessage[]) => scenario(turn, messages), { contextTokens });
+
+/** Whether this request is the harness asking for a summary of older turns (compaction, `activities/summarise.ts`), not a turn of the run. */
+export const isSummaryRequest = (messages: readonly ScriptedMessage[]): boolean => messages.some((m) => m.role === 'user' && requestedTurns(m.content) !== null);
 
 /** A scripted reply with this text (a final answer), after `delayMs` if given. */
 export const text = (content: string, delayMs?: number): ScriptedReply => ({ content, ...(delayMs ? { delayMs } : {}) });

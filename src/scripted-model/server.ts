@@ -146,6 +146,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
     finished = true;
     return sendError(res, 404, (error as Error).message);
   }
+  // The window the scenario declares, counted the way its usage is: the real API's refusal when over it.
+  const requestTokens = Math.ceil((JSON.stringify(messages).length + JSON.stringify(tools ?? []).length) / 4);
+  if (scenario.contextTokens !== undefined && requestTokens > scenario.contextTokens) {
+    record.status = 400;
+    finished = true;
+    return sendError(res, 400, contextTooLongMessage(scenario.contextTokens, requestTokens), 'context_length_exceeded');
+  }
   const reply = await scenario(record.turn, messages);
   if (reply?.delayMs) await sleepUnlessClosed(reply.delayMs, res);
   if (res.destroyed) return;
@@ -160,7 +167,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
   }
   const message = toAssistantMessage(reply);
   const usage = {
-    prompt_tokens: reply.usage?.promptTokens ?? Math.ceil((JSON.stringify(messages).length + JSON.stringify(tools ?? []).length) / 4),
+    prompt_tokens: reply.usage?.promptTokens ?? requestTokens,
     completion_tokens: reply.usage?.completionTokens ?? Math.ceil(JSON.stringify(message).length / 4),
     total_tokens: 0,
   };
@@ -262,6 +269,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, status: number, message: string) {
-  sendJson(res, status, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null } });
+function sendError(res: ServerResponse, status: number, message: string, code: string | null = null) {
+  sendJson(res, status, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', ...(code ? { param: 'messages' } : {}), code } });
+}
+
+/** The words OpenAI's API uses for a request over the model's context window. */
+function contextTooLongMessage(window: number, requested: number): string {
+  return `This model's maximum context length is ${window} tokens. However, your messages resulted in ${requested} tokens. Please reduce the length of the messages.`;
 }

@@ -27,7 +27,7 @@ export function verifiedLink(hash: string, body: string): TranscriptLink {
   if (!parsed || !Array.isArray(parsed.messages) || (parsed.prev !== null && typeof parsed.prev !== 'string')) {
     throw new StoreIntegrityError(`transcript link ${hash} is not a {prev, messages} object`, hash, actual);
   }
-  return { prev: parsed.prev, messages: parsed.messages };
+  return { prev: parsed.prev, messages: parsed.messages, ...(parsed.compaction ? { compaction: parsed.compaction } : {}) };
 }
 
 /** Checks, before storing, that `hash` names `link` (is its `linkHash`); returns the body to store. */

@@ -5,6 +5,8 @@
 export const FailureType = {
   /** The provider refused the request (4xx other than 408/409/429): retrying will not help. */
   modelRequestRejected: 'ModelRequestRejected',
+  /** The provider refused the request as over the model's context window (a 400; `activities/context-errors.ts`). */
+  contextTooLong: 'ContextTooLong',
   /** The provider could not be reached or answered 408/409/429/5xx: retried by Temporal. */
   modelUnavailable: 'ModelUnavailable',
   /** The worker has no implementation for a tool the workflow knows. */

@@ -28,6 +28,10 @@ export const runLimitsSchema = z.object({
    * (store_unavailable); the wait starts afresh each time the store answers again.
    */
   maxStoreOutageMs: z.number().int().positive(),
+  /** The model's context window in tokens, when the harness's table (`context-window.ts`) does not know it or should not be used. */
+  contextTokens: z.number().int().positive().optional(),
+  /** `auto` (default): compact the conversation before it overflows the window (docs/context.md); `off`: never (a provider's refusal then fails the run). */
+  compaction: z.enum(['auto', 'off']).optional(),
 });
 /** A run's limits (turns, budget, wall time, tool calls, progress checks, store outage), as `limits` in the run input sets them. */
 export type RunLimits = z.infer<typeof runLimitsSchema>;
@@ -118,6 +122,8 @@ export const runInputSchema = z
     /** With a `recorded:<file>` model: how the replay's tools run (default dry-run: side effects are not repeated). */
     replay: replayOptionsSchema.optional(),
     research: researchOptionsSchema.optional(),
+    /** What the harness asks the model when it summarises older turns to fit the context window (default: `DEFAULT_SUMMARY_PROMPT`). */
+    summaryPrompt: z.string().min(1).max(MAX_SYSTEM_CHARS).optional(),
   })
   .strict();
 /** What starts a run: the goal, the model, and optionally its tools, limits, policy, workspace, output schema and more. */

@@ -40,6 +40,24 @@ export type TraceEvent =
    */
   | { type: 'store_unavailable'; what: string; error: string }
   | { type: 'store_available'; what: string; waitedMs: number }
+  /**
+   * The conversation the model is sent was compacted (`workflows/compaction.ts`): `elided` old tool results
+   * became stubs naming their `output:<sha256>` reference, and `summarised` older messages became one summary
+   * (whose model call cost `costUsd`). `head` is the compaction's transcript link; the whole transcript stays
+   * in the store. `why`: the run's budget (`budget`) or the provider's refusal (`provider`).
+   */
+  | {
+      type: 'compacted';
+      why: 'budget' | 'provider';
+      tokensBefore: number;
+      tokensAfter: number;
+      windowTokens: number | null;
+      elided: number;
+      elidedChars: number;
+      summarised: number;
+      costUsd: number;
+      head: string;
+    }
   /** The run goes on in a fresh execution (same run id) to keep its history small. */
   | { type: 'continued_as_new'; turns: number; historyEvents: number; historyBytes: number }
   /**

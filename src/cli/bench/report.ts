@@ -5,6 +5,7 @@ import type { CancelResult } from './cancel.ts';
 import type { HistoryRow } from './history.ts';
 import type { ParkedResult } from './parked.ts';
 import type { ReplaySpeedRow } from './replay-speed.ts';
+import { CONTEXT_BENCH_WINDOW, type ContextRow } from './context.ts';
 import type { StoreCostRow } from './store-cost.ts';
 import type { FloorStep } from './floor-workflow.ts';
 import { PLAN_STEPS, type PlanRuns, type Throughput, type TurnsResult } from './turns.ts';
@@ -17,6 +18,7 @@ export interface BenchResults {
   history?: HistoryRow[];
   store?: StoreCostRow[];
   replay?: ReplaySpeedRow[];
+  context?: ContextRow[];
 }
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -198,6 +200,26 @@ export function renderReport(r: BenchResults): string {
       ),
     );
   }
+
+  if (r.context) {
+    const at = (row: ContextRow, turn: number) => String(row.perTurn[Math.min(turn, row.perTurn.length) - 1] ?? '');
+    const marks = [10, 50, 100, 200, 300].filter((t) => r.context!.some((row) => row.perTurn.length >= t));
+    section(
+      `Context: a run reading 4 KiB a turn; prompt tokens sent per turn, with compaction (an ${CONTEXT_BENCH_WINDOW}-token window) and without`,
+      table(
+        ['compaction', ...marks.map((t) => `turn ${t}`), 'largest', 'prompt tokens in all', 'cost', 'compactions (summaries)', 'wall'],
+        r.context.map((row) => [
+          row.compaction,
+          ...marks.map((t) => at(row, t)),
+          String(Math.max(...row.perTurn)),
+          String(row.promptTokens),
+          `$${row.costUsd.toFixed(4)}`,
+          `${row.compactions} (${row.summaries})`,
+          `${(row.runMs / 1000).toFixed(1)} s`,
+        ]),
+      ),
+    );
+  }
   return out.join('\n');
 }
 
@@ -248,5 +270,6 @@ export function jsonReport(r: BenchResults): unknown {
     ...(r.history && { history: r.history }),
     ...(r.store && { store: r.store }),
     ...(r.replay && { replay: r.replay }),
+    ...(r.context && { context: r.context }),
   };
 }
