@@ -21,6 +21,9 @@ export type { Agent, AgentAllowance, AgentDefinition, AgentOptions, LimitAllowan
 // The worker, and the store its hosts share.
 export { createAgentWorker, WorkerConfigError } from './worker/worker.ts';
 export type { AgentWorker, AgentWorkerOptions } from './worker/worker.ts';
+export { loadProvidersFile, parseProvidersConfig, ProvidersConfigError } from './providers/providers-file.ts';
+export type { ProviderConfig, ProvidersConfig, ProviderKind } from './providers/providers-file.ts';
+export { LIST_PRICES, PRICES_AS_OF } from './providers/prices.ts';
 export { openStore } from './store/open-store.ts';
 export type { OpenStoreOptions } from './store/open-store.ts';
 export type { AgentStore, EffectLedger } from './store/store.ts';

@@ -22,7 +22,8 @@ import { LoopState } from './loop-state.ts';
 import { modelCall } from './model-call.ts';
 import { addWorkerTools, offerWorkerTools } from './worker-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
-import { priceOf, type Price } from '../src/wire/pricing.ts';
+import { recordedRunPrice, type Price } from '../src/wire/pricing.ts';
+import { ModelChain } from './model-chain.ts';
 import { isStop, stopForError, stoppingLine, type Stop } from './stop.ts';
 import { throughStoreOutages } from './store-outage.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
@@ -37,7 +38,10 @@ interface Loop extends ToolStep {
   offered: Map<string, ToolContract>;
   /** The next model call is to bring the worker's MCP tools (the first call of an execution that names no tools). */
   mcpWithModelCall: boolean;
+  /** The price of replies recorded before replies carried their price. */
   price: Price;
+  /** The run's model and its fallbacks (`model-chain.ts`). */
+  models: ModelChain;
   outputContract: OutputContract | null;
 }
 
@@ -53,7 +57,8 @@ export async function agentWorkflow(runInput: RunInput, carried?: CarriedState):
   const offered = offeredTools(input.tools, changes);
   const run = carried ? LoopState.fromCarried(carried, changes) : LoopState.fresh(input, changes);
   const decisions = new HumanDecisions(run, input.policy?.approvalTimeoutMs);
-  const loop: Loop = { input, limits, old, offered, mcpWithModelCall: false, run, decisions, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema) };
+  const models = new ModelChain(input.model, input.fallbackModels, changes, (from, to, error) => run.fellBack(from, to, error));
+  const loop: Loop = { input, limits, old, offered, mcpWithModelCall: false, run, decisions, price: recordedRunPrice(input.model), models, outputContract: parseOutputContract(input.outputSchema) };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
   decisions.listen();
@@ -101,18 +106,20 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
     const link = run.nextLink();
-    const reply = await throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
+    const reply = await loop.models.call((model) =>
+      throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
       modelCall(
         input,
         {
           runId: run.runId,
-          model: input.model,
+          model,
           transcript: link,
           toolNames: [...loop.offered.keys()],
           stream: input.stream ?? true,
           ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
         },
         limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+      ),
       ),
     );
     if (isStop(reply)) return reply;
@@ -123,7 +130,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
       loop.mcpWithModelCall = false;
     }
     // The reply's cost is counted before anything else happens with it.
-    run.countTurn(reply, loop.price);
+    run.countTurn(reply, loop.price, loop.models.hasFallbacks ? loop.models.current : undefined);
     run.record(reply.message);
 
     const calls = reply.message.tool_calls ?? [];

@@ -24,7 +24,9 @@ export type Change =
   /** A store outage is waited out (`store-outage.ts`); before, it failed the call. */
   | 'store-outage-waits'
   /** A run may name the worker's own tools (`worker-tools.ts`); before, an unknown name failed the run at once. */
-  | 'worker-tools';
+  | 'worker-tools'
+  /** A model unavailable past its retries hands the turn to the run's next fallback model (`model-chain.ts`). */
+  | 'model-fallback';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {

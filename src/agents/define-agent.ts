@@ -27,6 +27,8 @@ export interface AgentDefinition {
   instructions: string;
   /** The model a run uses unless it names one (and `allow.model` lets it). */
   model?: string;
+  /** Models tried in order when `model` is unavailable past its retries (a run may give its own when `allow.model`). */
+  fallbackModels?: string[];
   /** The tools it may use, by name (built-in, the worker's own, MCP); default: every tool the worker offers. */
   tools?: string[];
   limits?: Partial<RunLimits>;
@@ -74,6 +76,6 @@ export function defineAgent(options: AgentOptions): Agent {
 
 /** The JSON part of an agent (what a run learns). */
 export function agentDefinition(agent: AgentDefinition): AgentDefinition {
-  const { name, instructions, model, tools, limits, policy, outputSchema, modelCall, allow } = agent;
-  return JSON.parse(JSON.stringify({ name, instructions, model, tools, limits, policy, outputSchema, modelCall, allow })) as AgentDefinition;
+  const { name, instructions, model, fallbackModels, tools, limits, policy, outputSchema, modelCall, allow } = agent;
+  return JSON.parse(JSON.stringify({ name, instructions, model, fallbackModels, tools, limits, policy, outputSchema, modelCall, allow })) as AgentDefinition;
 }

@@ -42,6 +42,12 @@ export interface ScriptedModelServer {
   requests: RecordedRequest[];
   /** Differences between replays and their recordings seen in lenient mode (`recorded:<file>#lenient`). */
   divergences: Divergence[];
+  /**
+   * Takes the server down (every chat request answered with this error, as a provider in an outage) or,
+   * with null, back up; `fromRequest`: only from the server's n-th request on (1-based), so a run's first
+   * calls succeed. Tests of fallback and retries.
+   */
+  setOutage(outage: Outage | null): void;
   close(): Promise<void>;
 }
 
@@ -72,8 +78,9 @@ export async function startScriptedModelServer(options: ScriptedModelOptions = {
   const scenarios = new Map<string, Promise<Scenario>>();
   const dirs = (options.scenarioDirs ?? []).map((d) => realOrResolved(d));
   const recordings = new RecordingPlayer([...(options.recordingDirs ?? []), ...dirs]);
+  const health: Health = { outage: null };
   const server: Server = createServer((req, res) => {
-    handle(req, res, requests, { cache: scenarios, dirs, recordings }).catch((error: unknown) => {
+    handle(req, res, requests, { cache: scenarios, dirs, recordings }, health).catch((error: unknown) => {
       if (!res.headersSent) sendError(res, 500, `scripted model server error: ${(error as Error).message}`);
       else res.destroy();
     });
@@ -84,6 +91,9 @@ export async function startScriptedModelServer(options: ScriptedModelOptions = {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     divergences: recordings.divergences,
+    setOutage: (outage) => {
+      health.outage = outage;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -98,7 +108,18 @@ interface ScenarioSource {
   recordings: RecordingPlayer;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[], scenarios: ScenarioSource) {
+/** How the scripted model server answers while it is down (`setOutage`). */
+export interface Outage {
+  status: number;
+  headers?: Record<string, string>;
+  fromRequest?: number;
+}
+
+interface Health {
+  outage: Outage | null;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[], scenarios: ScenarioSource, health: Health) {
   if (req.method === 'GET' && req.url === '/v1/_requests') return sendJson(res, 200, requests);
   // A replay's tool activity asks here for the recorded result of a side-effect call (dry run).
   if (req.method === 'POST' && req.url === '/v1/_recorded/tool-result') {
@@ -133,6 +154,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
   requests.push(record);
   const started = performance.now();
   let finished = false;
+  if (health.outage && record.id >= (health.outage.fromRequest ?? 0)) {
+    record.status = health.outage.status;
+    finished = true;
+    return sendError(res, health.outage.status, `The scripted model server is down (HTTP ${health.outage.status}).`, { headers: health.outage.headers });
+  }
   res.on('close', () => {
     record.aborted = !finished;
     record.ms = Math.round(performance.now() - started);
@@ -156,13 +182,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
   }
   if (reply.status && reply.status >= 400) {
     record.status = reply.status;
-    return sendError(res, reply.status, reply.error ?? `Scenario "${name}" answered HTTP ${reply.status} on turn ${record.turn}.`);
+    return sendError(res, reply.status, reply.error ?? `Scenario "${name}" answered HTTP ${reply.status} on turn ${record.turn}.`, { code: reply.errorCode, headers: reply.headers });
   }
   const message = toAssistantMessage(reply);
   const usage = {
     prompt_tokens: reply.usage?.promptTokens ?? Math.ceil((JSON.stringify(messages).length + JSON.stringify(tools ?? []).length) / 4),
     completion_tokens: reply.usage?.completionTokens ?? Math.ceil(JSON.stringify(message).length / 4),
     total_tokens: 0,
+    ...(reply.usage?.cachedPromptTokens !== undefined ? { prompt_tokens_details: { cached_tokens: reply.usage.cachedPromptTokens } } : {}),
+    ...(reply.usage?.reasoningTokens !== undefined ? { completion_tokens_details: { reasoning_tokens: reply.usage.reasoningTokens } } : {}),
   };
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   const finishReason = reply.finishReason ?? (message.tool_calls ? 'tool_calls' : 'stop');
@@ -175,12 +203,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
 type AssistantMessage = {
   role: 'assistant';
   content: string | null;
+  refusal?: string;
   tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
 };
 
 function toAssistantMessage(reply: ScriptedReply): AssistantMessage {
   const calls = reply.tool_calls?.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
-  return { role: 'assistant', content: reply.content ?? null, ...(calls?.length ? { tool_calls: calls } : {}) };
+  return { role: 'assistant', content: reply.content ?? null, ...(reply.refusal ? { refusal: reply.refusal } : {}), ...(calls?.length ? { tool_calls: calls } : {}) };
 }
 
 function writeStream(
@@ -195,6 +224,7 @@ function writeStream(
   chunk({ role: 'assistant', content: '' });
   // Content arrives in pieces, as from a real provider.
   for (const piece of r.message.content?.match(/.{1,16}/gs) ?? []) chunk({ content: piece });
+  for (const piece of r.message.refusal?.match(/.{1,16}/gs) ?? []) chunk({ refusal: piece });
   r.message.tool_calls?.forEach((c, index) => {
     chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] });
     chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] });
@@ -257,11 +287,11 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, status: number, message: string) {
-  sendJson(res, status, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null } });
+function sendError(res: ServerResponse, status: number, message: string, extra: { code?: string | undefined; headers?: Record<string, string> | undefined } = {}) {
+  sendJson(res, status, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: extra.code ?? null } }, extra.headers);
 }

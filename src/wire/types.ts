@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { ClaimWarning, ReceiptEntry } from './receipt.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
+import type { Price } from './pricing.ts';
 import type {
   approvalDecisionSchema,
   childRunSummarySchema,
@@ -171,6 +172,11 @@ export interface ModelReply {
   modelMs: number;
   /** Asked for (`withMcpTools`): the worker's MCP tools the model was offered besides `toolNames` (absent: none). */
   mcpTools?: ToolDefinition[];
+  /**
+   * What this turn's tokens cost, as the worker priced the model that served it (the providers file, else
+   * the price table). Absent in replies recorded before: those are priced by `recordedRunPrice`.
+   */
+  price?: Price;
 }
 
 export interface ToolOutcome {

@@ -30,6 +30,7 @@ import { AgentError } from '../wire/agent-error.ts';
 import { buildOffer, newWorkerId } from '../offers/build-offer.ts';
 import { offerConflict } from '../offers/offer.ts';
 import { publishOffer } from '../offers/publish.ts';
+import { providersFromEnv, type ProvidersConfig } from '../providers/providers-file.ts';
 
 /** What `createAgentWorker` needs: the Temporal connection, this host's data directory and workspace, and optionally its tools, store, model provider, scripted model and MCP servers. */
 export interface AgentWorkerOptions {
@@ -44,8 +45,13 @@ export interface AgentWorkerOptions {
   workspace: string;
   /** Workspaces runs may name: these or directories inside them (default: AGENT_WORKSPACE_ROOTS, else `workspace`). */
   workspaceRoots?: readonly string[];
-  /** Provider settings; default from OPENAI_BASE_URL / OPENAI_API_KEY. */
+  /** Provider settings for bare model names; default from OPENAI_BASE_URL / OPENAI_API_KEY. */
   provider?: { baseUrl?: string; apiKey?: string };
+  /**
+   * The model providers (`provider/model` names): `parseProvidersConfig(...)` or `loadProvidersFile(file)`.
+   * Default: AGENT_PROVIDERS's file, checked at start (a bad file stops the worker with a clear error); null: none.
+   */
+  providers?: ProvidersConfig | null;
   /**
    * The scripted model (tests, demo, bench, eval): a server running elsewhere, or one started in this
    * process that loads scenario modules only from `scenarioDirs`. Absent: `scripted:` models are refused.
@@ -130,6 +136,8 @@ export const WORKER_TIMING = {
  * sink. Call `run()` to poll until `shutdown()`.
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
+  // Before anything is started: a providers file that cannot be used stops the worker, saying what to fix.
+  const providers = options.providers !== undefined ? options.providers : providersFromEnv();
   // First: a required MCP server that is down stops the worker before anything else is opened.
   const mcp = await startMcpPool(options.mcp);
   const store = options.store ?? (await openStore({ dataDir: options.dataDir }));
@@ -149,6 +157,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     scriptedBaseUrl: scripted && 'baseUrl' in scripted ? scripted.baseUrl : scriptedModel?.baseUrl,
     providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
     providerApiKey: options.provider?.apiKey ?? process.env.OPENAI_API_KEY,
+    providers,
   };
   const missing = [...contractsByName.values()].filter((c) => c.execution === 'activity' && !tools.has(c.name)).map((c) => c.name);
   if (missing.length) console.warn(`This worker has no implementation of: ${missing.join(', ')}. Runs that call them get an error.`);

@@ -1,0 +1,55 @@
+/**
+ * The models a run may use, in order (`model`, then `fallbackModels`). When a model call's retries are used
+ * up with `ModelUnavailable` (5xx, 429 past its retry budget, connection errors) or its attempts time out,
+ * the same turn goes to the next model: the decision is the workflow's, so it is in history and a replay
+ * takes the same path. A rejected request (any other failure type) does not fall back: another model
+ * would be sent the same bad request. The run stays on the model that served; a new execution
+ * (continue-as-new) starts again from the first.
+ */
+import * as wf from '@temporalio/workflow';
+import { FailureType } from '../src/wire/failures.ts';
+import type { Changes } from './changes.ts';
+import { failureMessage, failureType } from './stop.ts';
+
+export class ModelChain {
+  private readonly models: readonly string[];
+  private index = 0;
+  private readonly changes: Changes;
+  private readonly onFallback: (from: string, to: string, error: string) => void;
+
+  constructor(model: string, fallbackModels: readonly string[] | undefined, changes: Changes, onFallback: (from: string, to: string, error: string) => void) {
+    this.models = [model, ...(fallbackModels ?? [])];
+    this.changes = changes;
+    this.onFallback = onFallback;
+  }
+
+  /** The model the next call goes to. */
+  get current(): string {
+    return this.models[this.index]!;
+  }
+
+  /** The run names fallback models: its trace and state say which model served each turn. */
+  get hasFallbacks(): boolean {
+    return this.models.length > 1;
+  }
+
+  /** Calls `attempt` with the current model, and with each next one while the current one is unavailable. */
+  async call<T>(attempt: (model: string) => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await attempt(this.current);
+      } catch (error) {
+        const next = this.models[this.index + 1];
+        if (next === undefined || !unavailable(error) || !this.changes.has('model-fallback')) throw error;
+        this.onFallback(this.current, next, failureMessage(error));
+        this.index++;
+      }
+    }
+  }
+}
+
+/** The model call's retries were used up because the model could not answer (not because it refused the request). */
+function unavailable(error: unknown): boolean {
+  if (!(error instanceof wf.ActivityFailure)) return false;
+  return failureType(error) === FailureType.modelUnavailable || error.cause instanceof wf.TimeoutFailure;
+}
