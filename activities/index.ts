@@ -12,6 +12,8 @@ import type { AgentDefinition } from '../src/agents/define-agent.ts';
 import type { McpPool } from '../src/mcp/pool.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { TranscriptChain } from './transcript.ts';
+import { modelQueues } from '../src/providers/model-queues.ts';
+import { TASK_QUEUE } from '../src/paths.ts';
 
 export interface ActivityDeps {
   endpoints: ModelEndpoints;
@@ -33,6 +35,8 @@ export interface ActivityDeps {
   store: AgentStore;
   /** The worker's MCP servers (null: none configured). */
   mcp?: McpPool | null;
+  /** The worker's task queue (a limited provider's model calls go to a queue named after it). */
+  taskQueue?: string;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -46,6 +50,8 @@ export function createActivities(deps: ActivityDeps) {
       mcpTool: (name) => deps.mcp?.definition(name),
       workerCatalog: () => [...(deps.ownTools ?? []), ...(deps.mcp?.catalog().definitions ?? [])],
     }),
+    // Which models' calls go to a rate-limited provider queue (`src/providers/model-queues.ts`): a local activity, in history.
+    modelQueues: (models: string[]): Promise<Record<string, string>> => Promise.resolve(modelQueues(models, deps.endpoints, deps.taskQueue ?? TASK_QUEUE)),
     // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
     mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),
     // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).

@@ -25,6 +25,25 @@ const MODEL_CALL = {
 
 export const { callModel } = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL, heartbeatTimeout: HEARTBEAT_TIMEOUT });
 
+const callModelOnQueue = new Map<string, AgentActivities['callModel']>();
+
+/** The model call on a rate-limited provider's task queue (`src/providers/model-queues.ts`); the run's own queue when undefined. */
+export function callModelOn(taskQueue: string | undefined): AgentActivities['callModel'] {
+  if (taskQueue === undefined) return callModel;
+  let call = callModelOnQueue.get(taskQueue);
+  if (!call) {
+    call = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL, heartbeatTimeout: HEARTBEAT_TIMEOUT, taskQueue }).callModel;
+    callModelOnQueue.set(taskQueue, call);
+  }
+  return call;
+}
+
+/** Which of the run's models are called on a rate-limited provider's queue: asked once per execution, in history. */
+export const { modelQueues } = wf.proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
 /**
  * The model call as a local activity (`modelCall: 'local'`): it holds the workflow task until it ends, so
  * the run's cancel and wall time reach it through its input, the store and its own asking of Temporal, not

@@ -81,6 +81,7 @@ export async function agentWorkflow(runInput: RunInput, carried?: CarriedState):
       await loopScope.run(async () => {
         // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
         loop.mcpWithModelCall = await offerWorkerTools(offered, input.tools, changes);
+        await loop.models.learnQueues();
         return runLoop(loop);
       }),
     );
@@ -119,6 +120,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
           ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
         },
         limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+        loop.models.taskQueue,
       ),
       ),
     );

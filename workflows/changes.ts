@@ -26,7 +26,9 @@ export type Change =
   /** A run may name the worker's own tools (`worker-tools.ts`); before, an unknown name failed the run at once. */
   | 'worker-tools'
   /** A model unavailable past its retries hands the turn to the run's next fallback model (`model-chain.ts`). */
-  | 'model-fallback';
+  | 'model-fallback'
+  /** A run naming `provider/model` asks which models go to a rate-limited provider's task queue (`model-chain.ts`). */
+  | 'model-queues';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {

@@ -13,7 +13,7 @@ import type { AgentActivities } from '../activities/index.ts';
 import type { ModelReply } from '../src/wire/types.ts';
 import type { RunInput } from '../src/wire/run-input.ts';
 import { FailureType } from '../src/wire/failures.ts';
-import { callModel, localCallModel } from './activity-options.ts';
+import { callModelOn, localCallModel } from './activity-options.ts';
 import { failureType, interrupted, type Stop } from './stop.ts';
 
 type CallModelInput = Parameters<AgentActivities['callModel']>[0];
@@ -24,11 +24,14 @@ type CallModelInput = Parameters<AgentActivities['callModel']>[0];
  */
 const CANCEL_ARRIVES_WITHIN = '10 seconds';
 
-/** `wallDeadlineMs`: when the run's wall time is up (workflow time, epoch ms), if it has a limit. */
-export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined): Promise<ModelReply | Stop> {
+/**
+ * `wallDeadlineMs`: when the run's wall time is up (workflow time, epoch ms), if it has a limit.
+ * `taskQueue`: a rate-limited provider's queue (a local call is made on the run's worker: it bypasses it).
+ */
+export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined, taskQueue?: string): Promise<ModelReply | Stop> {
   for (;;) {
     try {
-      if (input.modelCall !== 'local') return await callModel(args);
+      if (input.modelCall !== 'local') return await callModelOn(taskQueue)(args);
       return await localCallModel({ ...args, ...(wallDeadlineMs === undefined ? {} : { wallDeadlineMs }) });
     } catch (error) {
       const type = failureType(error);

@@ -10,10 +10,13 @@ import * as wf from '@temporalio/workflow';
 import { FailureType } from '../src/wire/failures.ts';
 import type { Changes } from './changes.ts';
 import { failureMessage, failureType } from './stop.ts';
+import { modelQueues } from './activity-options.ts';
 
 export class ModelChain {
   private readonly models: readonly string[];
   private index = 0;
+  /** The task queue of each model whose provider is rate limited (`src/providers/model-queues.ts`). */
+  private queues: Record<string, string> = {};
   private readonly changes: Changes;
   private readonly onFallback: (from: string, to: string, error: string) => void;
 
@@ -26,6 +29,20 @@ export class ModelChain {
   /** The model the next call goes to. */
   get current(): string {
     return this.models[this.index]!;
+  }
+
+  /** The task queue of the current model's calls: its provider's when that is rate limited, else the run's (undefined). */
+  get taskQueue(): string | undefined {
+    return Object.hasOwn(this.queues, this.current) ? this.queues[this.current] : undefined;
+  }
+
+  /**
+   * Asks the worker (a local activity, in history) which of the models go to a rate-limited provider's
+   * queue: only when one names a provider (`provider/model`), so other runs' histories do not change.
+   */
+  async learnQueues(): Promise<void> {
+    if (!this.models.some(namesProvider) || !this.changes.has('model-queues')) return;
+    this.queues = await modelQueues([...this.models]);
   }
 
   /** The run names fallback models: its trace and state say which model served each turn. */
@@ -46,6 +63,11 @@ export class ModelChain {
       }
     }
   }
+}
+
+/** `provider/model` (a bare name may hold a `/` too: the worker tells them apart; scripted and recorded models never name one). */
+function namesProvider(model: string): boolean {
+  return model.includes('/') && !model.startsWith('scripted:') && !model.startsWith('recorded:');
 }
 
 /** The model call's retries were used up because the model could not answer (not because it refused the request). */

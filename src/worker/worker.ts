@@ -31,6 +31,7 @@ import { buildOffer, newWorkerId } from '../offers/build-offer.ts';
 import { offerConflict } from '../offers/offer.ts';
 import { publishOffer } from '../offers/publish.ts';
 import { providersFromEnv, type ProvidersConfig } from '../providers/providers-file.ts';
+import { createModelQueueWorkers } from './model-queue-workers.ts';
 
 /** What `createAgentWorker` needs: the Temporal connection, this host's data directory and workspace, and optionally its tools, store, model provider, scripted model and MCP servers. */
 export interface AgentWorkerOptions {
@@ -173,6 +174,20 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     throw new WorkerConfigError(conflict);
   }
   if (conflict) console.warn(`Rolling deploy: starting although ${conflict.split('\n')[0]}`);
+  const activities = createActivities({
+    endpoints,
+    contracts: new Map<string, ToolContract>([...contractsByName, ...own.map((t) => [t.name, t] as const)]),
+    ownTools,
+    agents: (options.agents ?? []).map(agentDefinition),
+    tools,
+    defaultWorkspace: options.workspace,
+    workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
+    client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
+    store,
+    toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
+    mcp,
+    taskQueue,
+  });
   const traces = new TraceSink(store);
   const worker = await Worker.create({
     connection: options.connection,
@@ -180,19 +195,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     taskQueue,
     workflowBundle: await workflowBundle({ interceptorModules: tracing.interceptorModules }),
     ...(tracing.interceptors ? { interceptors: tracing.interceptors } : {}),
-    activities: createActivities({
-      endpoints,
-      contracts: new Map<string, ToolContract>([...contractsByName, ...own.map((t) => [t.name, t] as const)]),
-      ownTools,
-      agents: (options.agents ?? []).map(agentDefinition),
-      tools,
-      defaultWorkspace: options.workspace,
-      workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
-      client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
-      store,
-      toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
-      mcp,
-    }),
+    activities,
     sinks: { ...traces.sinks(), ...tracing.sinks },
     ...workflowTaskLimits(options),
     ...WORKER_TIMING,
@@ -201,6 +204,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     await mcp?.close();
     throw error;
   });
+  // Rate-limited providers' model calls: a worker per provider queue, in this process (`model-queue-workers.ts`).
+  const modelWorkers = await createModelQueueWorkers({ connection: options.connection, namespace: options.namespace ?? 'default', taskQueue, endpoints, activities, dataConverter }).catch(async (error: unknown) => {
+    await mcp?.close();
+    throw error;
+  });
+  const modelRuns = modelWorkers.map((w) => w.run());
   const publication = await publishOffer(store, offer, published);
   return {
     worker,
@@ -212,6 +221,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       try {
         await (until ? worker.runUntil(until) : worker.run());
       } finally {
+        for (const w of modelWorkers) if (w.getState() === 'RUNNING') w.shutdown();
+        await Promise.allSettled(modelRuns);
         await publication.withdraw().catch((error: unknown) => console.warn(`Could not withdraw this worker's published tools from the store: ${(error as Error).message}`));
         traces.close();
         await scriptedModel?.close();
