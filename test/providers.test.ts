@@ -16,6 +16,8 @@ import { LIST_PRICES } from '../src/providers/prices.ts';
 import { DEFAULT_PRICE } from '../src/wire/pricing.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import { activities, allPayloads } from './helpers/histories.ts';
+import { AgentClient } from '../src/client/client.ts';
+import { InvalidRunInputError } from '../src/client/run-input.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'providers-'));
@@ -130,5 +132,16 @@ describe('runs through a rate-limited provider', () => {
       assert.ok(!JSON.stringify(await h.trace(result.runId)).includes(KEY), 'the key is not in the trace');
     }
     assert.equal(limited.requests.length, 9);
+  });
+
+  test('a client that knows the providers file refuses a model with no price before the run starts', async () => {
+    const providers = parseProvidersConfig({ providers: { slow: { baseUrl: limited.baseUrl } } });
+    const client = new AgentClient(h.temporal, { taskQueue: h.taskQueue, workspaceRoots: [h.dataDir], providers });
+    await assert.rejects(client.startRun({ goal: 'Anything', model: 'scripted:plan', fallbackModels: ['slow/llama3.1'] }), (error: unknown) => {
+      assert.ok(error instanceof InvalidRunInputError);
+      assert.equal(error.field, 'model');
+      assert.match(error.message, /Model "slow\/llama3\.1" has no known price/);
+      return true;
+    });
   });
 });
