@@ -13,6 +13,7 @@ import type { TranscriptUpdate } from '../src/wire/transcript-link.ts';
 import { clientFor, routeFor, type ModelEndpoints, type ModelRoute } from './model-endpoints.ts';
 import { modelFailure } from '../src/providers/model-errors.ts';
 import { checkedReply, usageOf } from '../src/providers/chat-reply.ts';
+import { streamedChat, type ChatRequest, type RawReply } from '../src/providers/chat-stream.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ModelDeltas } from './model-deltas.ts';
 import { orStoreFailure } from './store-failures.ts';
@@ -96,7 +97,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     try {
       const reply = checkedReply(
         route,
-        input.stream ? await streamed(model, request, signal, (text) => deltas.push(text)) : await unary(model, request, signal),
+        input.stream ? await streamedChat(model, request, signal, (text) => deltas.push(text)) : await unary(model, request, signal),
       );
       checkReplySize(reply.message);
       return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}), price: route.price };
@@ -154,10 +155,7 @@ function checkReplySize(message: ModelReply['message']): void {
   }
 }
 
-type Request = { model: string; messages: ChatCompletionMessageParam[]; tools?: ChatCompletionTool[] };
-
-/** A reply as the provider sent it: the harness's reply, and what it must check before accepting it. */
-type RawReply = Omit<ModelReply, 'modelMs'> & { refusal?: string };
+type Request = ChatRequest;
 
 async function unary(client: OpenAI, request: Request, signal: AbortSignal): Promise<RawReply> {
   const completion = await client.chat.completions.create({ ...request, stream: false }, { signal });
@@ -171,41 +169,6 @@ async function unary(client: OpenAI, request: Request, signal: AbortSignal): Pro
     usage: usageOf(completion.usage),
     finishReason: choice.finish_reason,
     ...(choice.message.refusal ? { refusal: choice.message.refusal } : {}),
-  };
-}
-
-async function streamed(client: OpenAI, request: Request, signal: AbortSignal, onText: (text: string) => void): Promise<RawReply> {
-  const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal });
-  let content = '';
-  let sawContent = false;
-  let finishReason = 'stop';
-  let usage: ModelReply['usage'] = { promptTokens: 0, completionTokens: 0 };
-  let refusal = '';
-  const calls: { id: string; name: string; arguments: string }[] = [];
-  for await (const chunk of stream) {
-    if (chunk.usage) usage = usageOf(chunk.usage);
-    const choice = chunk.choices[0];
-    if (!choice) continue;
-    if (choice.finish_reason) finishReason = choice.finish_reason;
-    if (choice.delta.refusal) refusal += choice.delta.refusal;
-    if (choice.delta.content) {
-      onText(choice.delta.content);
-      content += choice.delta.content;
-      sawContent = true;
-    }
-    for (const delta of choice.delta.tool_calls ?? []) {
-      const call = (calls[delta.index] ??= { id: '', name: '', arguments: '' });
-      if (delta.id) call.id = delta.id;
-      if (delta.function?.name) call.name += delta.function.name;
-      if (delta.function?.arguments) call.arguments += delta.function.arguments;
-    }
-  }
-  const toolCalls = calls.filter(Boolean);
-  return {
-    message: { role: 'assistant', content: sawContent ? content : null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-    usage,
-    finishReason,
-    ...(refusal ? { refusal } : {}),
   };
 }
 
