@@ -14,6 +14,7 @@ import { clientFor, routeFor, type ModelEndpoints, type ModelRoute } from './mod
 import { modelFailure } from '../src/providers/model-errors.ts';
 import { checkedReply, usageOf } from '../src/providers/chat-reply.ts';
 import { streamedChat, type ChatRequest, type RawReply } from '../src/providers/chat-stream.ts';
+import { responsesCall } from '../src/providers/responses-wire.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ModelDeltas } from './model-deltas.ts';
 import { orStoreFailure } from './store-failures.ts';
@@ -95,9 +96,14 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     const started = performance.now();
     const deltas = new ModelDeltas(store, input.runId, `${ctx.info.activityId}.${ctx.info.attempt}`);
     try {
+      const onText = (text: string) => deltas.push(text);
       const reply = checkedReply(
         route,
-        input.stream ? await streamedChat(model, request, signal, (text) => deltas.push(text)) : await unary(model, request, signal),
+        route.kind === 'responses'
+          ? await responsesCall(model, { model: route.model, messages, ...(tools.length ? { tools } : {}) }, input.stream, signal, onText)
+          : input.stream
+            ? await streamedChat(model, request, signal, onText)
+            : await unary(model, request, signal),
       );
       checkReplySize(reply.message);
       return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}), price: route.price };

@@ -12,6 +12,7 @@ import type { Scenario, ScriptedMessage, ScriptedReply } from './scenario.ts';
 import { builtinScenarios } from './scenarios/index.ts';
 import { RecordingPlayer, type Divergence } from './recorded.ts';
 import { isRecordedModel } from '../wire/replay.ts';
+import { responseObject, responsesAsChat, writeResponsesStream } from './responses-route.ts';
 
 /** One request the server saw, for tests and overhead accounting. */
 export interface RecordedRequest {
@@ -26,6 +27,9 @@ export interface RecordedRequest {
   ms: number;
   /** The client went away before the reply was complete. */
   aborted: boolean;
+  /** Asked over the Responses API (`POST /v1/responses`), and how many reasoning items it sent back. */
+  wire?: 'responses';
+  reasoningItemsSent?: number;
 }
 
 const requestSchema = z.object({
@@ -129,10 +133,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
       return sendError(res, 404, (error as Error).message);
     }
   }
-  if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-    return sendError(res, 404, `No route ${req.method} ${req.url}: this server answers POST /v1/chat/completions.`);
+  const wire = req.method === 'POST' && req.url === '/v1/responses' ? 'responses' : 'chat';
+  if (req.method !== 'POST' || (req.url !== '/v1/chat/completions' && wire !== 'responses')) {
+    return sendError(res, 404, `No route ${req.method} ${req.url}: this server answers POST /v1/chat/completions and POST /v1/responses.`);
   }
-  const body = requestSchema.safeParse(JSON.parse(await readBody(req)));
+  const raw = JSON.parse(await readBody(req)) as Record<string, unknown>;
+  // The Responses API's input items, played as the same conversation (`responses-route.ts`).
+  const asChat = wire === 'responses' ? responsesAsChat(raw) : null;
+  const body = requestSchema.safeParse(asChat ?? raw);
   if (!body.success) return sendError(res, 400, `Invalid chat completion request: ${z.prettifyError(body.error)}`);
   const { model, tools, stream = false } = body.data;
   const messages = body.data.messages as ScriptedMessage[];
@@ -150,6 +158,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
     startedAt: Date.now(),
     ms: 0,
     aborted: false,
+    ...(asChat ? { wire: 'responses' as const, reasoningItemsSent: asChat.reasoningItemsSent } : {}),
   };
   requests.push(record);
   const started = performance.now();
@@ -196,6 +205,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
   const finishReason = reply.finishReason ?? (message.tool_calls ? 'tool_calls' : 'stop');
   const id = `chatcmpl-scripted-${record.id}`;
   const created = Math.floor(record.startedAt / 1000);
+  if (asChat) {
+    const r = { id: `scripted-${record.id}`, created, model, message, usage, turn: record.turn };
+    return stream ? writeResponsesStream(res, r) : sendJson(res, 200, responseObject(r));
+  }
   if (stream) writeStream(res, { id, created, model, message, finishReason, usage });
   else sendJson(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage });
 }

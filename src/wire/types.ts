@@ -85,8 +85,20 @@ export interface ToolCall {
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: ReasoningItem[] }
   | { role: 'tool'; tool_call_id: string; name: string; content: string };
+
+/**
+ * A reasoning item of a Responses API model, kept with its assistant message and sent back with the next
+ * calls (the provider keeps no state: `store: false`); a Chat Completions model is not sent it.
+ */
+export interface ReasoningItem {
+  id: string;
+  /** The provider's encrypted reasoning (`include: ['reasoning.encrypted_content']`). */
+  encryptedContent: string | null;
+  /** The reasoning summary's texts. */
+  summary: string[];
+}
 
 /** Tokens a run (or a turn) used. */
 export type Usage = z.infer<typeof usageSchema>;
@@ -165,7 +177,7 @@ export interface RunResult {
 
 /** What `callModel` returns: the assistant message plus bookkeeping. */
 export interface ModelReply {
-  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] };
+  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: ReasoningItem[] };
   usage: Usage;
   finishReason: string;
   /** Time the provider took, as the activity measured it (the trace's `turn` line shows it). */

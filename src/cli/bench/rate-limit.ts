@@ -53,6 +53,7 @@ console.log(
     `highest 1 s window ${Math.max(...counts)} calls, mean ${(busy.reduce((a, b) => a + b, 0) / Math.max(1, busy.length)).toFixed(1)}/s over ${busy.length} full windows; ` +
     `${failed} runs failed; ${(wallMs / 1000).toFixed(1)} s`,
 );
+console.log(`calls per 1 s window: ${counts.join(' ')}`);
 
 worker.shutdown();
 await running;
