@@ -81,7 +81,6 @@ export async function agentWorkflow(runInput: RunInput, carried?: CarriedState):
       await loopScope.run(async () => {
         // MCP tools are the worker's: the run learns them from history, now or with its first model call (`mcp-tools.ts`).
         loop.mcpWithModelCall = await offerWorkerTools(offered, input.tools, changes);
-        await loop.models.learnQueues();
         return runLoop(loop);
       }),
     );
@@ -107,21 +106,21 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
     const link = run.nextLink();
-    const reply = await loop.models.call((model) =>
+    const reply = await loop.models.call((model, taskQueue) =>
       throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
-      modelCall(
-        input,
-        {
-          runId: run.runId,
-          model,
-          transcript: link,
-          toolNames: [...loop.offered.keys()],
-          stream: input.stream ?? true,
-          ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
-        },
-        limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
-        loop.models.taskQueue,
-      ),
+        modelCall(
+          input,
+          {
+            runId: run.runId,
+            model,
+            transcript: link,
+            toolNames: [...loop.offered.keys()],
+            stream: input.stream ?? true,
+            ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
+          },
+          limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
+          taskQueue,
+        ),
       ),
     );
     if (isStop(reply)) return reply;

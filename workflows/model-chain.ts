@@ -13,10 +13,10 @@ import { failureMessage, failureType } from './stop.ts';
 import { modelQueues } from './activity-options.ts';
 
 export class ModelChain {
-  private readonly models: readonly string[];
+  private models: readonly string[];
   private index = 0;
-  /** The task queue of each model whose provider is rate limited (`src/providers/model-queues.ts`). */
-  private queues: Record<string, string> = {};
+  /** The task queue of each model whose provider is rate limited (`src/providers/model-queues.ts`); null until asked. */
+  private queues: Record<string, string> | null = null;
   private readonly changes: Changes;
   private readonly onFallback: (from: string, to: string, error: string) => void;
 
@@ -26,23 +26,16 @@ export class ModelChain {
     this.onFallback = onFallback;
   }
 
+  /** The run's models change (another agent takes over the run): the next call goes to the first of them. */
+  restart(model: string, fallbackModels: readonly string[] | undefined): void {
+    this.models = [model, ...(fallbackModels ?? [])];
+    this.index = 0;
+    this.queues = null;
+  }
+
   /** The model the next call goes to. */
   get current(): string {
     return this.models[this.index]!;
-  }
-
-  /** The task queue of the current model's calls: its provider's when that is rate limited, else the run's (undefined). */
-  get taskQueue(): string | undefined {
-    return Object.hasOwn(this.queues, this.current) ? this.queues[this.current] : undefined;
-  }
-
-  /**
-   * Asks the worker (a local activity, in history) which of the models go to a rate-limited provider's
-   * queue: only when one names a provider (`provider/model`), so other runs' histories do not change.
-   */
-  async learnQueues(): Promise<void> {
-    if (!this.models.some(namesProvider) || !this.changes.has('model-queues')) return;
-    this.queues = await modelQueues([...this.models]);
   }
 
   /** The run names fallback models: its trace and state say which model served each turn. */
@@ -50,11 +43,15 @@ export class ModelChain {
     return this.models.length > 1;
   }
 
-  /** Calls `attempt` with the current model, and with each next one while the current one is unavailable. */
-  async call<T>(attempt: (model: string) => Promise<T>): Promise<T> {
+  /**
+   * Calls `attempt` with the current model (and its provider's task queue when that is rate limited, else
+   * undefined), and with each next model while the current one is unavailable.
+   */
+  async call<T>(attempt: (model: string, taskQueue: string | undefined) => Promise<T>): Promise<T> {
+    const queues = (this.queues ??= await this.askQueues());
     for (;;) {
       try {
-        return await attempt(this.current);
+        return await attempt(this.current, Object.hasOwn(queues, this.current) ? queues[this.current] : undefined);
       } catch (error) {
         const next = this.models[this.index + 1];
         if (next === undefined || !unavailable(error) || !this.changes.has('model-fallback')) throw error;
@@ -62,6 +59,15 @@ export class ModelChain {
         this.index++;
       }
     }
+  }
+
+  /**
+   * Asks the worker (a local activity, in history) which of the models go to a rate-limited provider's
+   * queue: only when one names a provider (`provider/model`), so other runs' histories do not change.
+   */
+  private async askQueues(): Promise<Record<string, string>> {
+    if (!this.models.some(namesProvider) || !this.changes.has('model-queues')) return {};
+    return modelQueues([...this.models]);
   }
 }
 
