@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { ToolContract } from '../src/tools/define-tool.ts';
@@ -10,7 +10,11 @@ import { FailureType } from '../src/wire/failures.ts';
 import { formatCount, MAX_REPLY_CHARS } from '../src/wire/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../src/wire/types.ts';
 import type { TranscriptUpdate } from '../src/wire/transcript-link.ts';
-import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
+import { clientFor, routeFor, type ModelEndpoints, type ModelRoute } from './model-endpoints.ts';
+import { modelFailure } from '../src/providers/model-errors.ts';
+import { checkedReply, usageOf } from '../src/providers/chat-reply.ts';
+import { streamedChat, type ChatRequest, type RawReply } from '../src/providers/chat-stream.ts';
+import { responsesCall } from '../src/providers/responses-wire.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ModelDeltas } from './model-deltas.ts';
 import { orStoreFailure } from './store-failures.ts';
@@ -70,7 +74,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
 
   return async function callModel(input: CallModelInput): Promise<ModelReply | OverBudget> {
     const ctx = Context.current();
-    const model = clientFor(input.model, endpoints);
+    // The model's provider and price first: a model with neither fails here, before anything is sent.
+    const route = routeFor(input.model, endpoints);
+    const model = clientFor(route);
     const tools = input.toolNames.flatMap((name) => {
       const schema = toolSchemas.get(name) ?? mcpSchema(name, mcpTool);
       // An MCP tool its server no longer lists is left out (a call to it is told it is gone).
@@ -83,7 +89,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     for (const definition of mcpTools) tools.push({ type: 'function', function: { name: definition.name, description: definition.description, parameters: definition.inputSchema } });
     const messages = await orStoreFailure(fullTranscript(input, transcripts, client));
     const request = {
-      model: input.model,
+      model: route.model,
       messages: messages.map(toOpenAIMessage),
       ...(tools.length ? { tools } : {}),
     };
@@ -101,15 +107,21 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     const started = performance.now();
     const deltas = new ModelDeltas(store, input.runId, `${ctx.info.activityId}.${ctx.info.attempt}`);
     try {
-      const reply = input.stream
-        ? await streamed(model, request, signal, (text) => deltas.push(text))
-        : await unary(model, request, signal);
+      const onText = (text: string) => deltas.push(text);
+      const reply = checkedReply(
+        route,
+        route.kind === 'responses'
+          ? await responsesCall(model, { model: route.model, messages, ...(tools.length ? { tools } : {}) }, input.stream, signal, onText)
+          : input.stream
+            ? await streamedChat(model, request, signal, onText)
+            : await unary(model, request, signal),
+      );
       checkReplySize(reply.message);
-      return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}), ...(input.withOfferDigest && offerDigest ? { offerDigest } : {}) };
+      return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}), ...(input.withOfferDigest && offerDigest ? { offerDigest } : {}), price: route.price };
     } catch (error) {
       // Stopped by the announced stop: the activity ends cancelled once Temporal cancels it too.
       if (heartbeats?.signal.aborted) await heartbeats.untilTemporalCancels('The model call');
-      throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || (await contextTooLongFailure(error, request)) || toActivityFailure(error, ctx.cancellationSignal);
+      throw (!ctx.cancellationSignal.aborted && interruptions?.failure()) || (await contextTooLongFailure(error, request)) || toActivityFailure(error, ctx.cancellationSignal, route);
     } finally {
       interruptions?.close();
       heartbeats?.close();
@@ -160,9 +172,9 @@ function checkReplySize(message: ModelReply['message']): void {
   }
 }
 
-type Request = { model: string; messages: ChatCompletionMessageParam[]; tools?: ChatCompletionTool[] };
+type Request = ChatRequest;
 
-async function unary(client: OpenAI, request: Request, signal: AbortSignal): Promise<Omit<ModelReply, 'modelMs'>> {
+async function unary(client: OpenAI, request: Request, signal: AbortSignal): Promise<RawReply> {
   const completion = await client.chat.completions.create({ ...request, stream: false }, { signal });
   const choice = completion.choices[0];
   if (!choice) throw ApplicationFailure.nonRetryable('The model returned no choices.', FailureType.modelRequestRejected);
@@ -171,40 +183,9 @@ async function unary(client: OpenAI, request: Request, signal: AbortSignal): Pro
   );
   return {
     message: { role: 'assistant', content: choice.message.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-    usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
+    usage: usageOf(completion.usage),
     finishReason: choice.finish_reason,
-  };
-}
-
-async function streamed(client: OpenAI, request: Request, signal: AbortSignal, onText: (text: string) => void): Promise<Omit<ModelReply, 'modelMs'>> {
-  const stream = await client.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal });
-  let content = '';
-  let sawContent = false;
-  let finishReason = 'stop';
-  let usage = { promptTokens: 0, completionTokens: 0 };
-  const calls: { id: string; name: string; arguments: string }[] = [];
-  for await (const chunk of stream) {
-    if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
-    const choice = chunk.choices[0];
-    if (!choice) continue;
-    if (choice.finish_reason) finishReason = choice.finish_reason;
-    if (choice.delta.content) {
-      onText(choice.delta.content);
-      content += choice.delta.content;
-      sawContent = true;
-    }
-    for (const delta of choice.delta.tool_calls ?? []) {
-      const call = (calls[delta.index] ??= { id: '', name: '', arguments: '' });
-      if (delta.id) call.id = delta.id;
-      if (delta.function?.name) call.name += delta.function.name;
-      if (delta.function?.arguments) call.arguments += delta.function.arguments;
-    }
-  }
-  const toolCalls = calls.filter(Boolean);
-  return {
-    message: { role: 'assistant', content: sawContent ? content : null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-    usage,
-    finishReason,
+    ...(choice.message.refusal ? { refusal: choice.message.refusal } : {}),
   };
 }
 
@@ -226,24 +207,8 @@ export function toOpenAIMessage(message: ChatMessage): ChatCompletionMessagePara
   }
 }
 
-/** Maps provider errors to Temporal failures: 408/409/429/5xx and network errors retry, other 4xx do not. */
-export function toActivityFailure(error: unknown, signal: AbortSignal): unknown {
+/** Maps provider errors to Temporal failures (`src/providers/model-errors.ts`): 408/409/429/5xx and network errors retry, other 4xx do not. */
+export function toActivityFailure(error: unknown, signal: AbortSignal, route: ModelRoute): unknown {
   if (signal.aborted) return new CancelledFailure('model call cancelled');
-  if (error instanceof ApplicationFailure) return error;
-  if (error instanceof OpenAI.APIConnectionError) {
-    return ApplicationFailure.retryable(`Model endpoint unreachable: ${error.message}`, FailureType.modelUnavailable);
-  }
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
-    const status = error.status;
-    if (status === 408 || status === 409 || status === 429 || status >= 500) {
-      const retryAfter = Number((error.headers as Headers | undefined)?.get('retry-after'));
-      return ApplicationFailure.create({
-        message: error.message,
-        type: FailureType.modelUnavailable,
-        ...(retryAfter > 0 ? { nextRetryDelay: retryAfter * 1000 } : {}),
-      });
-    }
-    return ApplicationFailure.nonRetryable(error.message, FailureType.modelRequestRejected);
-  }
-  return error;
+  return modelFailure(error, route);
 }

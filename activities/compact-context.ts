@@ -17,7 +17,7 @@ import { toOpenAIMessage } from './call-model.ts';
 import { elidable, summarisable, summaryMessage, turnsCovered } from './compaction-plan.ts';
 import { stubText } from '../src/wire/compaction-text.ts';
 import { counterFor, messageTokens } from './context-count.ts';
-import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
+import { routeFor, type ModelEndpoints } from './model-endpoints.ts';
 import { orStoreFailure } from './store-failures.ts';
 import { summarise } from './summarise.ts';
 import { TranscriptMissingError, type TranscriptChain } from './transcript.ts';
@@ -100,7 +100,7 @@ export function createCompactContext({ endpoints, store, transcripts }: CompactC
         // The summary call too must fit: it is sent at most about half the target (2 characters a token: on the safe side).
         const turns = turnsCovered(messages, range.from, range.to);
         const maxChars = input.targetTokens > 0 ? input.targetTokens * 2 : UNKNOWN_WINDOW_SUMMARY_CHARS;
-        const summary = await summarise(clientFor(input.model, endpoints), input.model, input.summaryPrompt, turns, messages.slice(range.from, range.to), maxChars, heartbeats.signal);
+        const summary = await summarise(routeFor(input.model, endpoints), input.summaryPrompt, turns, messages.slice(range.from, range.to), maxChars, heartbeats.signal);
         usage = summary.usage;
         const replaced = range.to - range.from;
         messages = [...messages.slice(0, range.from), summaryMessage(turns, summary.text), ...messages.slice(range.to)];

@@ -18,6 +18,8 @@ import { createChildTotals } from './child-totals.ts';
 import { agentToolContract, handoffContract, toAgentRef } from '../src/agents/agent-tools.ts';
 import { createCompactContext } from './compact-context.ts';
 import { createRecallOutput } from '../src/tools/recall-output.ts';
+import { modelQueues } from '../src/providers/model-queues.ts';
+import { TASK_QUEUE } from '../src/paths.ts';
 
 export interface ActivityDeps {
   endpoints: ModelEndpoints;
@@ -41,6 +43,8 @@ export interface ActivityDeps {
   mcp?: McpPool | null;
   /** The digest of what this worker offers (tools and agents, as published to the store): each run records the one it was served by. */
   offerDigest?: string;
+  /** The worker's task queue (a limited provider's model calls go to a queue named after it). */
+  taskQueue?: string;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -62,6 +66,8 @@ export function createActivities(deps: ActivityDeps) {
       workerCatalog: () => [...(deps.ownTools ?? []), ...(deps.mcp?.catalog().definitions ?? [])],
       ...(deps.offerDigest ? { offerDigest: deps.offerDigest } : {}),
     }),
+    // Which models' calls go to a rate-limited provider queue (`src/providers/model-queues.ts`): a local activity, in history.
+    modelQueues: (models: string[]): Promise<Record<string, string>> => Promise.resolve(modelQueues(models, deps.endpoints, deps.taskQueue ?? TASK_QUEUE)),
     // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
     mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),
     childTotals: createChildTotals(deps.client),

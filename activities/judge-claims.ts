@@ -12,7 +12,7 @@ import type { ClaimWarning } from '../src/wire/receipt.ts';
 import type { Usage } from '../src/wire/types.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ActivityHeartbeats } from './heartbeats.ts';
-import { clientFor, type ModelEndpoints } from './model-endpoints.ts';
+import { clientFor, routeFor, type ModelEndpoints } from './model-endpoints.ts';
 import { orStoreFailure } from './store-failures.ts';
 
 export interface JudgeClaimsInput extends ClaimCheckInput {
@@ -46,10 +46,10 @@ export function createJudgeClaims(endpoints: ModelEndpoints, registry: ToolRegis
   async function judge(input: JudgeClaimsInput, signal: AbortSignal): Promise<JudgeClaimsResult> {
     const specs = claimSpecsOf(input.tools.map((t) => ({ ...t, claims: t.claims ?? registry.get(t.name)?.claims })));
     const tools = input.tools.filter((t) => specs[t.name]);
-    const client = clientFor(input.model, endpoints);
-    const completion = await client.chat.completions.create(
+    const route = routeFor(input.model, endpoints);
+    const completion = await clientFor(route).chat.completions.create(
       {
-        model: input.model,
+        model: route.model,
         messages: [
           { role: 'system', content: judgeSystemPrompt(tools) },
           { role: 'user', content: input.answer },

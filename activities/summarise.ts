@@ -3,7 +3,7 @@
  * default) to summarise the older part of the conversation. A model call like a turn's: its usage is
  * returned (the run prices and counts it), it stops on the run's cancel, and its failures map as a turn's do.
  */
-import type OpenAI from 'openai';
+import { clientFor, type ModelRoute } from './model-endpoints.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import { summaryRequestText } from '../src/wire/compaction-text.ts';
 import { FailureType } from '../src/wire/failures.ts';
@@ -23,17 +23,17 @@ export interface Summary {
  * Summarises `messages` (the conversation's first `turns` turns, an earlier summary included) with `model`
  * under `prompt`; `maxChars` bounds what the call is sent (it too must fit the window).
  */
-export async function summarise(client: OpenAI, model: string, prompt: string, turns: number, messages: readonly ChatMessage[], maxChars: number, signal: AbortSignal): Promise<Summary> {
+export async function summarise(route: ModelRoute, prompt: string, turns: number, messages: readonly ChatMessage[], maxChars: number, signal: AbortSignal): Promise<Summary> {
   const request = [
     { role: 'system' as const, content: prompt },
     { role: 'user' as const, content: summaryRequestText(turns, renderForSummary(messages, PER_MESSAGE_CHARS, maxChars)) },
   ];
   try {
-    const completion = await client.chat.completions.create({ model, messages: request, stream: false }, { signal });
+    const completion = await clientFor(route).chat.completions.create({ model: route.model, messages: request, stream: false }, { signal });
     const text = completion.choices[0]?.message.content?.trim();
     if (!text) throw ApplicationFailure.nonRetryable(`The model gave no summary (finish reason ${completion.choices[0]?.finish_reason ?? 'none'}).`, FailureType.modelRequestRejected);
     return { text, usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 } };
   } catch (error) {
-    throw toActivityFailure(error, signal);
+    throw toActivityFailure(error, signal, route);
   }
 }

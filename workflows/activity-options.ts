@@ -27,6 +27,25 @@ export const { callModel } = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL
 
 /** Compaction (`compaction.ts`): its summary is a model call, with a model call's timeout, retries and cancellation. */
 export const { compactContext } = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL, heartbeatTimeout: HEARTBEAT_TIMEOUT });
+type CallModelProxy = wf.ActivityInterfaceFor<AgentActivities>['callModel'];
+const callModelOnQueue = new Map<string, CallModelProxy>();
+
+/** The model call on a rate-limited provider's task queue (`src/providers/model-queues.ts`); the run's own queue when undefined. */
+export function callModelOn(taskQueue: string | undefined): CallModelProxy {
+  if (taskQueue === undefined) return callModel;
+  let call = callModelOnQueue.get(taskQueue);
+  if (!call) {
+    call = wf.proxyActivities<AgentActivities>({ ...MODEL_CALL, heartbeatTimeout: HEARTBEAT_TIMEOUT, taskQueue }).callModel;
+    callModelOnQueue.set(taskQueue, call);
+  }
+  return call;
+}
+
+/** Which of the run's models are called on a rate-limited provider's queue: asked once per execution, in history. */
+export const { modelQueues } = wf.proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
 
 /**
  * The model call as a local activity (`modelCall: 'local'`): it holds the workflow task until it ends, so

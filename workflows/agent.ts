@@ -26,7 +26,8 @@ import { modelCall } from './model-call.ts';
 import { contextSettings, modelCallWithin, offerRecall, type ContextLoop } from './compaction.ts';
 import { addWorkerTools, offerWorkerTools } from './worker-tools.ts';
 import { contractError, parseOutputContract, type OutputContract } from './output-contract.ts';
-import { priceOf, type Price } from '../src/wire/pricing.ts';
+import { recordedRunPrice, type Price } from '../src/wire/pricing.ts';
+import { ModelChain } from './model-chain.ts';
 import { isStop, stopForError, stoppingLine, type Stop } from './stop.ts';
 import { throughStoreOutages } from './store-outage.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
@@ -43,7 +44,10 @@ interface Loop extends ToolStep, ContextLoop {
   changes: Changes;
   /** The next model call is to bring the worker's MCP tools (the first call of an execution that names no tools). */
   mcpWithModelCall: boolean;
+  /** The price of replies recorded before replies carried their price. */
   price: Price;
+  /** The run's model and its fallbacks (`model-chain.ts`). */
+  models: ModelChain;
   outputContract: OutputContract | null;
 }
 
@@ -65,7 +69,22 @@ export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried
   // The run's current details in Temporal's UI (status, turn, cost against the budget, what it waits for).
   run.showDetailsAgainst(limits);
   offerRecall(run, offered);
-  const loop: Loop = { input, limits, old, changes, offered, mcpWithModelCall: false, run, decisions, handoff: null, price: priceOf(input.model), outputContract: parseOutputContract(input.outputSchema), context: contextSettings(input, limits) };
+  const models = new ModelChain(input.model, input.fallbackModels, changes, (from, to, error) => run.fellBack(from, to, error));
+  const loop: Loop = {
+    input,
+    limits,
+    old,
+    changes,
+    offered,
+    mcpWithModelCall: false,
+    run,
+    decisions,
+    handoff: null,
+    price: recordedRunPrice(input.model),
+    models,
+    outputContract: parseOutputContract(input.outputSchema),
+    context: contextSettings(input, limits),
+  };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
   decisions.listen();
@@ -117,14 +136,16 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (limitStop) return limitStop;
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
-    // Within the run's context budget: an overflowing call compacts the conversation first (`compaction.ts`).
+    // Within the run's context budget: an overflowing call compacts the conversation first (`compaction.ts`);
+    // a model unavailable past its retries hands the turn to the next one (`model-chain.ts`).
     const reply = await modelCallWithin(loop, (link, budget) =>
+      loop.models.call((model, taskQueue) =>
       throughStoreOutages(run, 'model', limits.maxStoreOutageMs, () =>
         modelCall(
           input,
           {
             runId: run.runId,
-            model: input.model,
+            model,
             transcript: link,
             toolNames: [...loop.offered.keys()],
             stream: input.stream ?? true,
@@ -133,8 +154,10 @@ async function runLoop(loop: Loop): Promise<Stop> {
             ...(budget ? { context: budget } : {}),
           },
           limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
-          modelCallSummary(input.model, run.state.turns + 1),
+          modelCallSummary(model, run.state.turns + 1),
+          taskQueue,
         ),
+      ),
       ),
     );
     if (isStop(reply)) return reply;
@@ -145,7 +168,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
     }
     if (reply.offerDigest) run.servedBy(reply.offerDigest);
     // The reply's cost is counted before anything else happens with it.
-    run.countTurn(reply, loop.price);
+    run.countTurn(reply, loop.price, loop.models.hasFallbacks ? loop.models.current : undefined);
     run.record(reply.message);
 
     const calls = reply.message.tool_calls ?? [];
@@ -160,7 +183,9 @@ function handOver(loop: Loop): void {
   takeOver(loop, loop.run, (names) => offeredTools(names, loop.changes));
   // What compaction elided stays recallable under any agent.
   offerRecall(loop.run, loop.offered);
-  loop.price = priceOf(loop.input.model);
+  loop.price = recordedRunPrice(loop.input.model);
+  // The agent in charge now calls its own model (and its fallbacks).
+  loop.models.restart(loop.input.model, loop.input.fallbackModels);
   loop.outputContract = parseOutputContract(loop.input.outputSchema);
 }
 

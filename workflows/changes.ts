@@ -32,7 +32,11 @@ export type Change =
   /** The optional claim judge after a final answer (`policy.claimJudge`, `claim-check.ts`). */
   | 'claims-judge'
   /** A model call over the context budget or refused as too long compacts the conversation and calls again (`compaction.ts`); before, it failed the run. */
-  | 'context-compaction';
+  | 'context-compaction'
+  /** A model unavailable past its retries hands the turn to the run's next fallback model (`model-chain.ts`). */
+  | 'model-fallback'
+  /** A run naming `provider/model` asks which models go to a rate-limited provider's task queue (`model-chain.ts`). */
+  | 'model-queues';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {

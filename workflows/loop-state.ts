@@ -13,7 +13,8 @@ import { LiveState } from './live-state.ts';
 import type { Changes } from './changes.ts';
 import { FINAL_STATE_MEMO, modelContextQuery, stateQuery, toolProgressSignal, cancelReasonSignal, transcriptQuery } from '../src/wire/messages.ts';
 import { checkCall, checkTurn, newProgressGuard, type GuardVerdict } from './progress-guard.ts';
-import { costOf, type Price } from '../src/wire/pricing.ts';
+import { addUsage, type Price } from '../src/wire/pricing.ts';
+import { RunCost } from './run-cost.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './prompts.ts';
 import { redactJsonText } from '../src/wire/redact.ts';
 import { toRunResult } from '../src/wire/run-result.ts';
@@ -58,6 +59,8 @@ export class LoopState {
   /** Execution keys used so far by runs whose calls are keyed by provider id. */
   private readonly usedCallIds: Set<string>;
   private mediumRuns: number;
+  /** The run's spend by the price of each turn (set at the first turn of the execution). */
+  private cost: RunCost | null = null;
   private seq: number;
   private readonly guard: ProgressGuardState;
   private policyDenials: number;
@@ -401,12 +404,7 @@ export class LoopState {
   compacted(c: { head: string; tokensBefore: number; tokensAfter: number; elided: number; elidedChars: number; summarised: number; usage: Usage | null }, why: 'budget' | 'provider', windowTokens: number | null, price: Price): void {
     const state = this.runState;
     const costBefore = state.costUsd;
-    if (c.usage) {
-      state.usage.promptTokens += c.usage.promptTokens;
-      state.usage.completionTokens += c.usage.completionTokens;
-      state.costUsd = costOf(state.usage, price);
-      this.refreshTotals();
-    }
+    if (c.usage) this.spend(c.usage, price);
     this.head = c.head;
     this.contextBase = { head: c.head, from: this.transcript.length };
     this.context.tokens = c.tokensAfter;
@@ -417,16 +415,24 @@ export class LoopState {
     this.emit({ type: 'compacted', why, tokensBefore, tokensAfter, windowTokens, elided, elidedChars, summarised, costUsd: state.costUsd - costBefore, head });
   }
 
-  /** Counts a reply's tokens and cost (from the running totals: exactly Σ usage × price, no accumulated rounding). */
-  countTurn(reply: ModelReply, price: Price): void {
+
+  /** The run's model was unavailable past its retries: the turn goes to the next model (`model-chain.ts`). */
+  fellBack(from: string, to: string, error: string): void {
+    this.emit({ type: 'model_fallback', turn: this.runState.turns + 1, from, to, error });
+  }
+
+  /**
+   * Counts a reply's tokens and cost, at the price the reply carries (else `recordedPrice`, the price of
+   * replies recorded before they carried one), from the running totals (`run-cost.ts`). `model`: the model
+   * that served the turn, when the run names fallback models.
+   */
+  countTurn(reply: ModelReply, recordedPrice: Price, model?: string): void {
     const state = this.runState;
     state.turns++;
-    state.usage.promptTokens += reply.usage.promptTokens;
-    state.usage.completionTokens += reply.usage.completionTokens;
     state.perTurnPromptTokens.push(reply.usage.promptTokens);
     this.context.tokens = reply.usage.promptTokens;
-    state.costUsd = costOf(state.usage, price);
-    this.refreshTotals();
+    if (model !== undefined) (state.perTurnModels ??= []).push(model);
+    this.spend(reply.usage, reply.price ?? recordedPrice, recordedPrice);
     this.touch();
     this.emit({
       type: 'turn',
@@ -434,6 +440,9 @@ export class LoopState {
       prompt_tokens: reply.usage.promptTokens,
       completion_tokens: reply.usage.completionTokens,
       total_tokens: reply.usage.promptTokens + reply.usage.completionTokens,
+      ...(reply.usage.cachedPromptTokens ? { cached_tokens: reply.usage.cachedPromptTokens } : {}),
+      ...(reply.usage.reasoningTokens ? { reasoning_tokens: reply.usage.reasoningTokens } : {}),
+      ...(model !== undefined ? { model } : {}),
       costUsd: state.costUsd,
       finish: reply.finishReason,
       ms: reply.modelMs,
@@ -468,12 +477,20 @@ export class LoopState {
 
   /** Counts the claim judge's tokens and cost (`claim-check.ts`) with the run's own: the budget covers them. */
   countJudge(usage: Usage, price: Price): void {
-    const state = this.runState;
-    state.usage.promptTokens += usage.promptTokens;
-    state.usage.completionTokens += usage.completionTokens;
-    state.costUsd = costOf(state.usage, price);
-    this.refreshTotals();
+    this.spend(usage, price);
     this.touch();
+  }
+
+  /**
+   * Adds tokens (a turn's, a summary's, the judge's) and their cost at `price` to the run's totals, from the
+   * running totals (`run-cost.ts`); `recordedPrice`: what the run's earlier spend was priced at.
+   */
+  private spend(usage: Usage, price: Price, recordedPrice: Price = price): void {
+    const state = this.runState;
+    const cost = (this.cost ??= new RunCost({ costUsd: state.costUsd, usage: { ...state.usage } }, recordedPrice));
+    state.usage = addUsage(state.usage, usage);
+    state.costUsd = cost.add(usage, price);
+    this.refreshTotals();
   }
 
   /** This run's totals with its children's: derived, never counted separately. */
@@ -553,12 +570,13 @@ export class LoopState {
     state.interruption = 'interruption' in stop ? stop.interruption : null;
     state.output = 'output' in stop ? stop.output : null;
     state.error = 'error' in stop ? stop.error : null;
+    if ('errorType' in stop && stop.errorType) state.errorType = stop.errorType;
     state.pending = null;
     // Claims in the answer are checked against what really happened; a contradiction is a warning.
     state.warnings = warnings;
     for (const w of state.warnings) this.emit({ type: 'claim_warning', tool: w.tool, ...(w.object ? { object: w.object } : {}), clause: w.clause, message: w.message });
     this.touch();
-    this.emit({ type: 'run_stopped', status, reason: stop.reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd });
+    this.emit({ type: 'run_stopped', status, reason: stop.reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd, ...(state.errorType ? { errorType: state.errorType } : {}) });
     // Lets clients read the outcome of a closed run without a worker (queries need one).
     wf.upsertMemo({ [FINAL_STATE_MEMO]: state });
     return toRunResult(state);

@@ -14,7 +14,7 @@ import type { ModelReply } from '../src/wire/types.ts';
 import type { RunInput } from '../src/wire/run-input.ts';
 import type { OverBudget } from '../src/wire/context-window.ts';
 import { FailureType } from '../src/wire/failures.ts';
-import { callModel, localCallModel } from './activity-options.ts';
+import { callModelOn, localCallModel } from './activity-options.ts';
 import { failureType, interrupted, type Stop } from './stop.ts';
 
 type CallModelInput = Parameters<AgentActivities['callModel']>[0];
@@ -27,13 +27,14 @@ const CANCEL_ARRIVES_WITHIN = '10 seconds';
 
 /**
  * `wallDeadlineMs`: when the run's wall time is up (workflow time, epoch ms), if it has a limit. `summary`:
- * the call's line in Temporal's UI (`summaries.ts`).
+ * the call's line in Temporal's UI (`summaries.ts`). `taskQueue`: a rate-limited provider's queue (a local
+ * call is made on the run's worker: it bypasses it).
  */
-export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined, summary?: string): Promise<ModelReply | OverBudget | Stop> {
+export async function modelCall(input: RunInput, args: CallModelInput, wallDeadlineMs: number | undefined, summary?: string, taskQueue?: string): Promise<ModelReply | OverBudget | Stop> {
   const options = summary === undefined ? {} : { summary };
   for (;;) {
     try {
-      if (input.modelCall !== 'local') return await callModel.executeWithOptions(options, [args]);
+      if (input.modelCall !== 'local') return await callModelOn(taskQueue).executeWithOptions(options, [args]);
       return await localCallModel.executeWithOptions(options, [{ ...args, ...(wallDeadlineMs === undefined ? {} : { wallDeadlineMs }) }]);
     } catch (error) {
       const type = failureType(error);

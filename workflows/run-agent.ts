@@ -76,6 +76,7 @@ export function applyAgent(agent: AgentDefinition, input: Omit<RunInput, 'agent'
   if (input.model !== undefined && input.model !== agent.model && !agent.allow?.model) {
     refuse(`Agent "${agent.name}" runs on ${agent.model ?? 'a model it names'} and does not let a run pick another (\`model\` "${input.model}").`);
   }
+  if (input.fallbackModels !== undefined && !agent.allow?.model) refuse(`Agent "${agent.name}" does not let a run pick its models (\`fallbackModels\`).`);
   const model = input.model ?? agent.model;
   if (model === undefined) refuse(`Agent "${agent.name}" names no model: give \`model\` in the run input.`);
   const allowed = agent.allow?.limits ?? {};
@@ -87,6 +88,7 @@ export function applyAgent(agent: AgentDefinition, input: Omit<RunInput, 'agent'
   return {
     ...input,
     model,
+    ...(input.fallbackModels === undefined && agent.fallbackModels ? { fallbackModels: agent.fallbackModels } : {}),
     system: agent.instructions,
     ...(agent.tools ? { tools: agent.tools } : {}),
     ...(agent.limits || input.limits ? { limits: { ...agent.limits, ...input.limits } } : {}),

@@ -14,7 +14,8 @@ type Interrupted = { [T in Interruption['type']]: { reason: T; interruption: Ext
 export type Stop =
   | { reason: 'final_answer'; output: string }
   | { reason: 'output_contract'; output: string; error: string }
-  | { reason: 'tool_error' | 'model_error' | 'workspace_refused' | 'store_integrity' | 'store_unavailable' | 'workflow_error'; error: string }
+  | { reason: 'model_error'; error: string; errorType?: string }
+  | { reason: 'tool_error' | 'workspace_refused' | 'store_integrity' | 'store_unavailable' | 'workflow_error'; error: string }
   | Interrupted;
 
 /** The status every stop reason ends a run in: a new reason does not compile until it is here. */
@@ -63,7 +64,10 @@ export function stopForError(error: unknown, why: CancelledBy): Stop {
   }
   if (failureType(error) === FailureType.workspaceRefused) return { reason: 'workspace_refused', error: failureMessage(error) };
   if (failureType(error) === FailureType.storeIntegrity) return { reason: 'store_integrity', error: failureMessage(error) };
-  if (error instanceof wf.ActivityFailure) return { reason: 'model_error', error: failureMessage(error) };
+  if (error instanceof wf.ActivityFailure) {
+    const type = failureType(error);
+    return { reason: 'model_error', error: failureMessage(error), ...(type ? { errorType: type } : {}) };
+  }
   return { reason: 'workflow_error', error: error instanceof Error ? error.message : String(error) };
 }
 

@@ -29,6 +29,8 @@ export interface AgentDefinition {
   description?: string;
   /** The model a run uses unless it names one (and `allow.model` lets it). */
   model?: string;
+  /** Models tried in order when `model` is unavailable past its retries (a run may give its own when `allow.model`). */
+  fallbackModels?: string[];
   /** The tools it may use, by name (built-in, the worker's own, MCP); default: every tool the worker offers. */
   tools?: string[];
   limits?: Partial<RunLimits>;
@@ -96,6 +98,6 @@ export function defineAgent(options: AgentOptions): Agent {
 
 /** The JSON part of an agent (what a run learns). */
 export function agentDefinition(agent: AgentDefinition): AgentDefinition {
-  const { name, instructions, description, model, tools, limits, policy, outputSchema, modelCall, summaryPrompt, allow, subAgents, handoffs } = agent;
-  return JSON.parse(JSON.stringify({ name, instructions, description, model, tools, limits, policy, outputSchema, modelCall, summaryPrompt, allow, subAgents, handoffs })) as AgentDefinition;
+  const { name, instructions, description, model, fallbackModels, tools, limits, policy, outputSchema, modelCall, summaryPrompt, allow, subAgents, handoffs } = agent;
+  return JSON.parse(JSON.stringify({ name, instructions, description, model, fallbackModels, tools, limits, policy, outputSchema, modelCall, summaryPrompt, allow, subAgents, handoffs })) as AgentDefinition;
 }

@@ -37,6 +37,8 @@ import { toRunResult } from '../wire/run-result.ts';
 import { TERMINAL_STATUSES, type ApprovalDecision, type ChatMessage, type LiveRunState, type PendingApproval, type RunResult, type RunState } from '../wire/types.ts';
 import { TASK_QUEUE } from '../paths.ts';
 import { parseRunInput } from './run-input.ts';
+import { checkPrices, providersForChecks } from './price-check.ts';
+import type { ProvidersConfig } from '../providers/providers-file.ts';
 import { AGENT_COST_USD, AGENT_MODEL, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TURNS } from '../wire/search-attributes.ts';
 import { matchesFilter, MEMO_GOAL_CHARS, needsStateQuery, runListQuery, toRunSummary, type RunFilter, type RunMemo, type RunSummary } from './run-list.ts';
 import { checkWorkspace, workspaceRoots } from '../tools/workspace-roots.ts';
@@ -79,6 +81,11 @@ export interface AgentClientOptions {
    * workflow task later (a model call made as a local activity holds that task: it asks Temporal every second).
    */
   store?: Pick<AgentStore, 'appendEvent'>;
+  /**
+   * The workers' providers file (`parseProvidersConfig`, `loadProvidersFile`; default: AGENT_PROVIDERS's,
+   * when set, read without its keys): a run whose model has no known price is refused here, before it starts.
+   */
+  providers?: ProvidersConfig | null;
 }
 
 /**
@@ -91,11 +98,13 @@ export class AgentClient {
   readonly taskQueue: string;
   readonly workspaceRoots: readonly string[];
   private readonly store: Pick<AgentStore, 'appendEvent'> | undefined;
+  private readonly providers: ProvidersConfig | null;
   /** Whether the server knows the agent search attributes (learned at the first start). */
   private searchAttributesRegistered: boolean | undefined;
 
   constructor(temporal: Client, options: string | AgentClientOptions = {}) {
-    const { taskQueue = TASK_QUEUE, workspaceRoots: roots = workspaceRoots(), store } = typeof options === 'string' ? { taskQueue: options } : options;
+    const { taskQueue = TASK_QUEUE, workspaceRoots: roots = workspaceRoots(), store, providers } = typeof options === 'string' ? { taskQueue: options } : options;
+    this.providers = providers !== undefined ? providers : providersForChecks();
     this.temporal = temporal;
     this.taskQueue = taskQueue;
     this.workspaceRoots = roots;
@@ -109,6 +118,7 @@ export class AgentClient {
   async startRun(input: unknown, options: { runId?: string } = {}): Promise<{ runId: string }> {
     const runInput = parseRunInput(input);
     if (runInput.workspace) checkWorkspace(runInput.workspace, this.workspaceRoots);
+    if (this.providers) checkPrices(runInput, this.providers);
     const runId = options.runId ?? `run-${randomUUID().slice(0, 8)}`;
     // An agent's run that names no model runs on the agent's: the memo says which agent until the run's state does.
     const model = runInput.model ?? `agent:${runInput.agent}`;

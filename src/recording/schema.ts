@@ -89,12 +89,20 @@ export interface Recording {
 }
 
 const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() }).strict();
-const usage = z.object({ promptTokens: z.number().nonnegative(), completionTokens: z.number().nonnegative() }).strict();
+const usage = z
+  .object({
+    promptTokens: z.number().nonnegative(),
+    completionTokens: z.number().nonnegative(),
+    cachedPromptTokens: z.number().nonnegative().optional(),
+    reasoningTokens: z.number().nonnegative().optional(),
+  })
+  .strict();
+const reasoningItem = z.object({ id: z.string(), encryptedContent: z.string().nullable(), summary: z.array(z.string()) }).strict();
 
 export const chatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }).strict(),
   z.object({ role: z.literal('user'), content: z.string() }).strict(),
-  z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(toolCall).optional() }).strict(),
+  z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(toolCall).optional(), reasoning: z.array(reasoningItem).optional() }).strict(),
   z.object({ role: z.literal('tool'), tool_call_id: z.string(), name: z.string(), content: z.string() }).strict(),
 ]);
 

@@ -4,7 +4,8 @@
  * so a recorded run and its replay are read the same way. Pure.
  */
 import { formatReceipt } from '../claims/format-receipt.ts';
-import { costOf, priceOf } from '../wire/pricing.ts';
+import { costOf, recordedRunPrice } from '../wire/pricing.ts';
+import { listPrice } from '../providers/prices.ts';
 import { isRecordedModel } from '../wire/replay.ts';
 import type { RunStatus, StopReason } from '../wire/types.ts';
 import { recordingTree, type Recording } from './schema.ts';
@@ -103,7 +104,7 @@ export function costAtRecordedPrices(replay: Recording, original: Recording): nu
   // A recording keeps the run's input; an agent's run that named no model is priced at the scripted price.
   const model = original.input.model ?? '';
   if (isRecordedModel(model)) return trajectoryOf(replay).costUsd;
-  const price = priceOf(model);
+  const price = listPrice(model) ?? recordedRunPrice(model);
   return [...recordingTree(replay)].reduce((sum, { recording: r }) => sum + costOf({ promptTokens: r.turns.reduce((n, t) => n + t.usage.promptTokens, 0), completionTokens: r.turns.reduce((n, t) => n + t.usage.completionTokens, 0) }, price), 0);
 }
 

@@ -18,8 +18,14 @@ export interface ScriptedReply {
   status?: number;
   /** With `status`: the error message (default: the scenario answered HTTP …). */
   error?: string;
+  /** With `status`: the error body's `code` (e.g. `context_length_exceeded`). */
+  errorCode?: string;
+  /** With `status`: response headers (e.g. `retry-after-ms`, `x-should-retry`). */
+  headers?: Record<string, string>;
+  /** The model refuses (`message.refusal`, streamed as `refusal` deltas) instead of answering. */
+  refusal?: string;
   /** Usage to report instead of the deterministic estimate (a recording's), and the finish reason. */
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: { promptTokens: number; completionTokens: number; cachedPromptTokens?: number; reasoningTokens?: number };
   finishReason?: string;
 }
 

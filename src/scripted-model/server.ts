@@ -12,6 +12,7 @@ import type { Scenario, ScriptedMessage, ScriptedReply } from './scenario.ts';
 import { builtinScenarios } from './scenarios/index.ts';
 import { RecordingPlayer, type Divergence } from './recorded.ts';
 import { isRecordedModel } from '../wire/replay.ts';
+import { responseObject, responsesAsChat, writeResponsesStream } from './responses-route.ts';
 
 /** One request the server saw, for tests and overhead accounting. */
 export interface RecordedRequest {
@@ -26,6 +27,9 @@ export interface RecordedRequest {
   ms: number;
   /** The client went away before the reply was complete. */
   aborted: boolean;
+  /** Asked over the Responses API (`POST /v1/responses`), and how many reasoning items it sent back. */
+  wire?: 'responses';
+  reasoningItemsSent?: number;
 }
 
 const requestSchema = z.object({
@@ -42,6 +46,12 @@ export interface ScriptedModelServer {
   requests: RecordedRequest[];
   /** Differences between replays and their recordings seen in lenient mode (`recorded:<file>#lenient`). */
   divergences: Divergence[];
+  /**
+   * Takes the server down (every chat request answered with this error, as a provider in an outage) or,
+   * with null, back up; `fromRequest`: only from the server's n-th request on (1-based), so a run's first
+   * calls succeed. Tests of fallback and retries.
+   */
+  setOutage(outage: Outage | null): void;
   close(): Promise<void>;
 }
 
@@ -72,8 +82,9 @@ export async function startScriptedModelServer(options: ScriptedModelOptions = {
   const scenarios = new Map<string, Promise<Scenario>>();
   const dirs = (options.scenarioDirs ?? []).map((d) => realOrResolved(d));
   const recordings = new RecordingPlayer([...(options.recordingDirs ?? []), ...dirs]);
+  const health: Health = { outage: null };
   const server: Server = createServer((req, res) => {
-    handle(req, res, requests, { cache: scenarios, dirs, recordings }).catch((error: unknown) => {
+    handle(req, res, requests, { cache: scenarios, dirs, recordings }, health).catch((error: unknown) => {
       if (!res.headersSent) sendError(res, 500, `scripted model server error: ${(error as Error).message}`);
       else res.destroy();
     });
@@ -84,6 +95,9 @@ export async function startScriptedModelServer(options: ScriptedModelOptions = {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     divergences: recordings.divergences,
+    setOutage: (outage) => {
+      health.outage = outage;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -98,7 +112,18 @@ interface ScenarioSource {
   recordings: RecordingPlayer;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[], scenarios: ScenarioSource) {
+/** How the scripted model server answers while it is down (`setOutage`). */
+export interface Outage {
+  status: number;
+  headers?: Record<string, string>;
+  fromRequest?: number;
+}
+
+interface Health {
+  outage: Outage | null;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, requests: RecordedRequest[], scenarios: ScenarioSource, health: Health) {
   if (req.method === 'GET' && req.url === '/v1/_requests') return sendJson(res, 200, requests);
   // A replay's tool activity asks here for the recorded result of a side-effect call (dry run).
   if (req.method === 'POST' && req.url === '/v1/_recorded/tool-result') {
@@ -108,10 +133,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
       return sendError(res, 404, (error as Error).message);
     }
   }
-  if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-    return sendError(res, 404, `No route ${req.method} ${req.url}: this server answers POST /v1/chat/completions.`);
+  const wire = req.method === 'POST' && req.url === '/v1/responses' ? 'responses' : 'chat';
+  if (req.method !== 'POST' || (req.url !== '/v1/chat/completions' && wire !== 'responses')) {
+    return sendError(res, 404, `No route ${req.method} ${req.url}: this server answers POST /v1/chat/completions and POST /v1/responses.`);
   }
-  const body = requestSchema.safeParse(JSON.parse(await readBody(req)));
+  const raw = JSON.parse(await readBody(req)) as Record<string, unknown>;
+  // The Responses API's input items, played as the same conversation (`responses-route.ts`).
+  const asChat = wire === 'responses' ? responsesAsChat(raw) : null;
+  const body = requestSchema.safeParse(asChat ?? raw);
   if (!body.success) return sendError(res, 400, `Invalid chat completion request: ${z.prettifyError(body.error)}`);
   const { model, tools, stream = false } = body.data;
   const messages = body.data.messages as ScriptedMessage[];
@@ -129,10 +158,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
     startedAt: Date.now(),
     ms: 0,
     aborted: false,
+    ...(asChat ? { wire: 'responses' as const, reasoningItemsSent: asChat.reasoningItemsSent } : {}),
   };
   requests.push(record);
   const started = performance.now();
   let finished = false;
+  if (health.outage && record.id >= (health.outage.fromRequest ?? 0)) {
+    record.status = health.outage.status;
+    finished = true;
+    return sendError(res, health.outage.status, `The scripted model server is down (HTTP ${health.outage.status}).`, { headers: health.outage.headers });
+  }
   res.on('close', () => {
     record.aborted = !finished;
     record.ms = Math.round(performance.now() - started);
@@ -151,7 +186,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
   if (scenario.contextTokens !== undefined && requestTokens > scenario.contextTokens) {
     record.status = 400;
     finished = true;
-    return sendError(res, 400, contextTooLongMessage(scenario.contextTokens, requestTokens), 'context_length_exceeded');
+    return sendError(res, 400, contextTooLongMessage(scenario.contextTokens, requestTokens), { code: 'context_length_exceeded' });
   }
   const reply = await scenario(record.turn, messages);
   if (reply?.delayMs) await sleepUnlessClosed(reply.delayMs, res);
@@ -163,18 +198,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
   }
   if (reply.status && reply.status >= 400) {
     record.status = reply.status;
-    return sendError(res, reply.status, reply.error ?? `Scenario "${name}" answered HTTP ${reply.status} on turn ${record.turn}.`);
+    return sendError(res, reply.status, reply.error ?? `Scenario "${name}" answered HTTP ${reply.status} on turn ${record.turn}.`, { code: reply.errorCode, headers: reply.headers });
   }
   const message = toAssistantMessage(reply);
   const usage = {
     prompt_tokens: reply.usage?.promptTokens ?? requestTokens,
     completion_tokens: reply.usage?.completionTokens ?? Math.ceil(JSON.stringify(message).length / 4),
     total_tokens: 0,
+    ...(reply.usage?.cachedPromptTokens !== undefined ? { prompt_tokens_details: { cached_tokens: reply.usage.cachedPromptTokens } } : {}),
+    ...(reply.usage?.reasoningTokens !== undefined ? { completion_tokens_details: { reasoning_tokens: reply.usage.reasoningTokens } } : {}),
   };
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   const finishReason = reply.finishReason ?? (message.tool_calls ? 'tool_calls' : 'stop');
   const id = `chatcmpl-scripted-${record.id}`;
   const created = Math.floor(record.startedAt / 1000);
+  if (asChat) {
+    const r = { id: `scripted-${record.id}`, created, model, message, usage, turn: record.turn };
+    return stream ? writeResponsesStream(res, r) : sendJson(res, 200, responseObject(r));
+  }
   if (stream) writeStream(res, { id, created, model, message, finishReason, usage });
   else sendJson(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage });
 }
@@ -182,12 +223,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, requests: Recor
 type AssistantMessage = {
   role: 'assistant';
   content: string | null;
+  refusal?: string;
   tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
 };
 
 function toAssistantMessage(reply: ScriptedReply): AssistantMessage {
   const calls = reply.tool_calls?.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
-  return { role: 'assistant', content: reply.content ?? null, ...(calls?.length ? { tool_calls: calls } : {}) };
+  return { role: 'assistant', content: reply.content ?? null, ...(reply.refusal ? { refusal: reply.refusal } : {}), ...(calls?.length ? { tool_calls: calls } : {}) };
 }
 
 function writeStream(
@@ -202,6 +244,7 @@ function writeStream(
   chunk({ role: 'assistant', content: '' });
   // Content arrives in pieces, as from a real provider.
   for (const piece of r.message.content?.match(/.{1,16}/gs) ?? []) chunk({ content: piece });
+  for (const piece of r.message.refusal?.match(/.{1,16}/gs) ?? []) chunk({ refusal: piece });
   r.message.tool_calls?.forEach((c, index) => {
     chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] });
     chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] });
@@ -264,13 +307,15 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, status: number, message: string, code: string | null = null) {
-  sendJson(res, status, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', ...(code ? { param: 'messages' } : {}), code } });
+function sendError(res: ServerResponse, status: number, message: string, extra: { code?: string | undefined; headers?: Record<string, string> | undefined } = {}) {
+  // OpenAI names the offending parameter of a context-length error.
+  const param = extra.code === 'context_length_exceeded' ? { param: 'messages' } : {};
+  sendJson(res, status, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', ...param, code: extra.code ?? null } }, extra.headers);
 }
 
 /** The words OpenAI's API uses for a request over the model's context window. */

@@ -7,7 +7,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptors, Next } from '@temporalio/worker';
 import type { CallModelInput } from '../../activities/call-model.ts';
-import { costOf, priceOf } from '../wire/pricing.ts';
+import { costOf, recordedRunPrice } from '../wire/pricing.ts';
 import type { ModelReply } from '../wire/types.ts';
 
 class ModelCallSpan implements ActivityInboundCallsInterceptor {
@@ -35,8 +35,10 @@ class ModelCallSpan implements ActivityInboundCallsInterceptor {
         span.setAttributes({
           'gen_ai.usage.input_tokens': reply.usage.promptTokens,
           'gen_ai.usage.output_tokens': reply.usage.completionTokens,
+          ...(reply.usage.cachedPromptTokens ? { 'gen_ai.usage.cache_read.input_tokens': reply.usage.cachedPromptTokens } : {}),
+          ...(reply.usage.reasoningTokens ? { 'gen_ai.usage.reasoning.output_tokens': reply.usage.reasoningTokens } : {}),
           'gen_ai.response.finish_reasons': [reply.finishReason],
-          'agent.cost_usd': costOf(reply.usage, priceOf(request.model)),
+          'agent.cost_usd': costOf(reply.usage, reply.price ?? recordedRunPrice(request.model)),
           'agent.tool_calls': reply.message.tool_calls?.length ?? 0,
         });
         return reply;

@@ -3,11 +3,27 @@
  * strings are what Temporal records and clients see, so they never change.
  */
 export const FailureType = {
-  /** The provider refused the request (4xx other than 408/409/429): retrying will not help. */
+  /** The provider refused the request (400 and other 4xx not listed below): its message says why; retrying will not help. */
   modelRequestRejected: 'ModelRequestRejected',
-  /** The provider refused the request as over the model's context window (a 400; `activities/context-errors.ts`). */
+  /** The provider refused the key (401/403): check the provider's `apiKey` (or OPENAI_API_KEY). */
+  modelAuthRejected: 'ModelAuthRejected',
+  /** The provider does not know the model (404): the message names the model and the provider. */
+  modelNotFound: 'ModelNotFound',
+  /**
+   * The conversation is longer than the model's context window (OpenAI's `context_length_exceeded`, and the
+   * wordings of other OpenAI-compatible servers): shorten the context, or use a model with a larger window.
+   */
   contextTooLong: 'ContextTooLong',
-  /** The provider could not be reached or answered 408/409/429/5xx: retried by Temporal. */
+  /** The model refused to answer (a `refusal`, or a `content_filter` finish). */
+  modelRefused: 'ModelRefused',
+  /** The model has no known price: the run fails at its first step rather than spend unmeasured. */
+  modelPriceUnknown: 'ModelPriceUnknown',
+  /** A model names a provider (`provider/model`) the worker's providers file (AGENT_PROVIDERS) does not define. */
+  providerUnknown: 'ProviderUnknown',
+  /**
+   * The provider could not be reached or answered 408/409/429/5xx: retried by Temporal; when the retries are
+   * used up, a run with `fallbackModels` tries the same turn on the next model.
+   */
   modelUnavailable: 'ModelUnavailable',
   /** The worker has no implementation for a tool the workflow knows. */
   toolNotImplemented: 'ToolNotImplemented',

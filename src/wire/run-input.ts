@@ -82,6 +82,12 @@ export const runInputSchema = z
     /** `scripted:<name|path>` for the scripted model server, otherwise a provider model name. Required unless the agent names one. */
     model: z.string().min(1).max(1000).optional(),
     /**
+     * Models to try in order when `model` is unavailable past its retries (5xx, 429, timeouts, lost
+     * connections): the same turn goes to the next one, and the run stays on it. A rejected request (bad
+     * key, bad request, context too long, unknown model) does not fall back.
+     */
+    fallbackModels: z.array(z.string().min(1).max(1000)).max(5).optional(),
+    /**
      * The agent to run (`defineAgent`, given to the workers): its instructions, tools, limits and policy; the
      * run may set only what the agent allows. Without it, the run is configured by its own input.
      */

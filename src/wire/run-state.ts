@@ -25,7 +25,14 @@ export const interruptionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('policy'), denials: z.number() }),
 ]);
 
-export const usageSchema = z.object({ promptTokens: z.number(), completionTokens: z.number() });
+export const usageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  /** Of `promptTokens`, those the provider served from its prompt cache (priced at the cached rate); absent: none reported. */
+  cachedPromptTokens: z.number().optional(),
+  /** Of `completionTokens`, those spent reasoning (priced as output); absent: none reported. */
+  reasoningTokens: z.number().optional(),
+});
 
 /** A child run started by this run (a child workflow): a research run, or another agent called as a tool. */
 export const childRunSummarySchema = z.object({
@@ -127,6 +134,13 @@ export const runStateSchema = z.object({
   progress: z.string().nullable(),
   output: z.string().nullable(),
   error: z.string().nullable(),
+  /**
+   * The failure type of the error that ended the run, when a model call or tool failed with one
+   * (`src/wire/failures.ts`: e.g. `ContextTooLong`, `ModelAuthRejected`); absent otherwise.
+   */
+  errorType: z.string().optional(),
+  /** The model that served each turn (`model` and `fallbackModels`), in order; absent in runs recorded before it. */
+  perTurnModels: z.array(z.string()).optional(),
   /** What really happened to every side-effect call (from the trajectory, not the model's prose). */
   receipt: z.array(receiptEntrySchema).describe("What really happened to every side-effect call (from the trajectory, not the model's prose)."),
   /** Claims in the final answer that the receipt contradicts (the run still completes; the caller decides). */

@@ -9,6 +9,12 @@ export type TraceEvent =
       prompt_tokens: number;
       completion_tokens: number;
       total_tokens: number;
+      /** Of prompt_tokens, those served from the provider's prompt cache (absent: none reported). */
+      cached_tokens?: number;
+      /** Of completion_tokens, those spent reasoning (absent: none reported). */
+      reasoning_tokens?: number;
+      /** The model that served the turn, in a run that names fallback models. */
+      model?: string;
       costUsd: number;
       finish: string;
       /** How long the model call took, as the activity measured it (traces written before v0.5 lack it). */
@@ -67,7 +73,13 @@ export type TraceEvent =
    */
   | { type: 'stopping'; reason: 'max_time' }
   | { type: 'stopping'; reason: 'cancelled'; why: string }
-  | { type: 'run_stopped'; status: RunStatus; reason: StopReason | null; turns: number; toolRuns: number; costUsd: number };
+  /** `errorType`: the failure type of the error that ended the run, when it had one (e.g. `ContextTooLong`). */
+  | { type: 'run_stopped'; status: RunStatus; reason: StopReason | null; turns: number; toolRuns: number; costUsd: number; errorType?: string }
+  /**
+   * The model's retries were used up with `ModelUnavailable`: the same turn goes to the next of the run's
+   * `fallbackModels` (the decision is in the run's history: a replay takes the same path).
+   */
+  | { type: 'model_fallback'; turn: number; from: string; to: string; error: string };
 
 export type TraceLine = TraceEvent & {
   runId: string;

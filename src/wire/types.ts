@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { ClaimWarning, ReceiptEntry } from './receipt.ts';
 import type { ToolDefinition } from '../tools/tool-definition.ts';
+import type { Price } from './pricing.ts';
 import type {
   approvalDecisionSchema,
   childRunSummarySchema,
@@ -84,8 +85,20 @@ export interface ToolCall {
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: ReasoningItem[] }
   | { role: 'tool'; tool_call_id: string; name: string; content: string };
+
+/**
+ * A reasoning item of a Responses API model, kept with its assistant message and sent back with the next
+ * calls (the provider keeps no state: `store: false`); a Chat Completions model is not sent it.
+ */
+export interface ReasoningItem {
+  id: string;
+  /** The provider's encrypted reasoning (`include: ['reasoning.encrypted_content']`). */
+  encryptedContent: string | null;
+  /** The reasoning summary's texts. */
+  summary: string[];
+}
 
 /** Tokens a run (or a turn) used. */
 export type Usage = z.infer<typeof usageSchema>;
@@ -164,7 +177,7 @@ export interface RunResult {
 
 /** What `callModel` returns: the assistant message plus bookkeeping. */
 export interface ModelReply {
-  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] };
+  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: ReasoningItem[] };
   usage: Usage;
   finishReason: string;
   /** Time the provider took, as the activity measured it (the trace's `turn` line shows it). */
@@ -173,6 +186,11 @@ export interface ModelReply {
   mcpTools?: ToolDefinition[];
   /** Asked for (`withOfferDigest`): the digest of what the serving worker offers (tools and agents). */
   offerDigest?: string;
+  /**
+   * What this turn's tokens cost, as the worker priced the model that served it (the providers file, else
+   * the price table). Absent in replies recorded before: those are priced by `recordedRunPrice`.
+   */
+  price?: Price;
 }
 
 export interface ToolOutcome {

@@ -32,6 +32,8 @@ import { AgentError } from '../wire/agent-error.ts';
 import { buildOffer, newWorkerId } from '../offers/build-offer.ts';
 import { offerConflict } from '../offers/offer.ts';
 import { publishOffer } from '../offers/publish.ts';
+import { providersFromEnv, type ProvidersConfig } from '../providers/providers-file.ts';
+import { createModelQueueWorkers } from './model-queue-workers.ts';
 
 /** What `createAgentWorker` needs: the Temporal connection, this host's data directory and workspace, and optionally its tools, store, model provider, scripted model and MCP servers. */
 export interface AgentWorkerOptions {
@@ -46,8 +48,13 @@ export interface AgentWorkerOptions {
   workspace: string;
   /** Workspaces runs may name: these or directories inside them (default: AGENT_WORKSPACE_ROOTS, else `workspace`). */
   workspaceRoots?: readonly string[];
-  /** Provider settings; default from OPENAI_BASE_URL / OPENAI_API_KEY. */
+  /** Provider settings for bare model names; default from OPENAI_BASE_URL / OPENAI_API_KEY. */
   provider?: { baseUrl?: string; apiKey?: string };
+  /**
+   * The model providers (`provider/model` names): `parseProvidersConfig(...)` or `loadProvidersFile(file)`.
+   * Default: AGENT_PROVIDERS's file, checked at start (a bad file stops the worker with a clear error); null: none.
+   */
+  providers?: ProvidersConfig | null;
   /**
    * The scripted model (tests, demo, bench, eval): a server running elsewhere, or one started in this
    * process that loads scenario modules only from `scenarioDirs`. Absent: `scripted:` models are refused.
@@ -138,6 +145,8 @@ export const WORKER_TIMING = {
  * sink. Call `run()` to poll until `shutdown()`.
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
+  // Before anything is started: a providers file that cannot be used stops the worker, saying what to fix.
+  const providers = options.providers !== undefined ? options.providers : providersFromEnv();
   // First: a required MCP server that is down stops the worker before anything else is opened.
   const mcp = await startMcpPool(options.mcp);
   const store = options.store ?? (await openStore({ dataDir: options.dataDir }));
@@ -157,6 +166,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     scriptedBaseUrl: scripted && 'baseUrl' in scripted ? scripted.baseUrl : scriptedModel?.baseUrl,
     providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
     providerApiKey: options.provider?.apiKey ?? process.env.OPENAI_API_KEY,
+    providers,
   };
   const missing = [...contractsByName.values()].filter((c) => c.execution === 'activity' && !tools.has(c.name)).map((c) => c.name);
   if (missing.length) console.warn(`This worker has no implementation of: ${missing.join(', ')}. Runs that call them get an error.`);
@@ -172,6 +182,21 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     throw new WorkerConfigError(conflict);
   }
   if (conflict) console.warn(`Rolling deploy: starting although ${conflict.split('\n')[0]}`);
+  const activities = createActivities({
+    endpoints,
+    contracts: new Map<string, ToolContract>([...contractsByName, ...own.map((t) => [t.name, t] as const)]),
+    ownTools,
+    agents: (options.agents ?? []).map(agentDefinition),
+    offerDigest: offer.digest,
+    tools,
+    defaultWorkspace: options.workspace,
+    workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
+    client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
+    store,
+    toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
+    mcp,
+    taskQueue,
+  });
   const traces = new TraceSink(store);
   const worker = await Worker.create({
     connection: options.connection,
@@ -179,20 +204,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     taskQueue,
     workflowBundle: await workflowBundle({ interceptorModules: tracing.interceptorModules }),
     ...(tracing.interceptors ? { interceptors: tracing.interceptors } : {}),
-    activities: createActivities({
-      endpoints,
-      contracts: new Map<string, ToolContract>([...contractsByName, ...own.map((t) => [t.name, t] as const)]),
-      ownTools,
-      agents: (options.agents ?? []).map(agentDefinition),
-      offerDigest: offer.digest,
-      tools,
-      defaultWorkspace: options.workspace,
-      workspaceRoots: options.workspaceRoots ?? (process.env.AGENT_WORKSPACE_ROOTS ? workspaceRoots() : [options.workspace]),
-      client: new Client({ connection: options.connection, namespace: options.namespace ?? 'default', dataConverter }),
-      store,
-      toolRunLog: path.join(options.dataDir, 'tool-runs.jsonl'),
-      mcp,
-    }),
+    activities,
     sinks: { ...traces.sinks(), ...tracing.sinks },
     ...workflowTaskLimits(options),
     ...WORKER_TIMING,
@@ -202,6 +214,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     await mcp?.close();
     throw error;
   });
+  // Rate-limited providers' model calls: a worker per provider queue, in this process (`model-queue-workers.ts`).
+  const modelWorkers = await createModelQueueWorkers({ connection: options.connection, namespace: options.namespace ?? 'default', taskQueue, endpoints, activities, dataConverter }).catch(async (error: unknown) => {
+    await mcp?.close();
+    throw error;
+  });
+  const modelRuns = modelWorkers.map((w) => w.run());
   const publication = await publishOffer(store, offer, published);
   return {
     worker,
@@ -213,6 +231,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       try {
         await (until ? worker.runUntil(until) : worker.run());
       } finally {
+        for (const w of modelWorkers) if (w.getState() === 'RUNNING') w.shutdown();
+        await Promise.allSettled(modelRuns);
         await publication.withdraw().catch((error: unknown) => console.warn(`Could not withdraw this worker's published tools from the store: ${(error as Error).message}`));
         traces.close();
         await scriptedModel?.close();

@@ -85,7 +85,7 @@ export interface HarnessOptions {
   /** The store's URL (default: SQLite in the harness's data directory), e.g. a PostgreSQL of the test's own. */
   storeUrl?: string;
   /** Worker settings other than the defaults. */
-  worker?: Pick<AgentWorkerOptions, 'maxWorkflowTasks'>;
+  worker?: Pick<AgentWorkerOptions, 'maxWorkflowTasks' | 'providers'>;
 }
 
 export async function startHarness(name: string, options: HarnessOptions = {}): Promise<Harness> {

@@ -73,7 +73,7 @@ export const MUTANTS: Mutant[] = [
     id: 'cost-after-limit-check',
     invariant: "the budget check sees the reply's cost (the run stops within the cap plus one reply)",
     file: 'workflows/loop-state.ts',
-    edits: [{ find: '    state.costUsd = costOf(state.usage, price);\n    this.refreshTotals();', replace: '    this.refreshTotals();\n    state.costUsd = costOf(state.usage, price);' }],
+    edits: [{ find: '    state.costUsd = cost.add(reply.usage, reply.price ?? recordedPrice);\n    this.refreshTotals();', replace: '    this.refreshTotals();\n    state.costUsd = cost.add(reply.usage, reply.price ?? recordedPrice);' }],
     tests: [{ file: 'agent-loop.test.ts', name: 'a budget cap stops the run' }],
   },
   {
