@@ -1,7 +1,7 @@
 /** The agent's activities: everything with I/O. The workflow imports this module as a type only. */
 import type { Client } from '@temporalio/client';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import type { ToolRegistry } from '../src/tools/registry.ts';
+import { withTool, type ToolRegistry } from '../src/tools/registry.ts';
 import { createCallModel } from './call-model.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import { createRunTool } from './run-tool.ts';
@@ -54,7 +54,7 @@ export function createActivities(deps: ActivityDeps) {
   // The model is offered `ask_<agent>` and `transfer_to_<agent>` from the same contracts the run builds.
   const linked = (deps.agents ?? []).flatMap((agent) => [agentToolContract(toAgentRef(agent)), handoffContract(toAgentRef(agent))]);
   const contracts = new Map([...deps.contracts, [recall.name, recall] as const, ...linked.map((c) => [c.name, c] as const)]);
-  const tools = deps.tools.has(recall.name) ? deps.tools : new Map([...deps.tools, [recall.name, recall]]);
+  const tools = withTool(deps.tools, recall);
   return {
     callModel: createCallModel({
       endpoints: deps.endpoints,
@@ -75,9 +75,9 @@ export function createActivities(deps: ActivityDeps) {
     checkAnswerClaims: createCheckClaims(deps.tools),
     // The optional claim judge's model call (`policy.claimJudge`).
     judgeClaims: createJudgeClaims(deps.endpoints, deps.tools, deps.store),
-    // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     // Compaction: elides old tool results and summarises older turns (activities/compact-context.ts).
     compactContext: createCompactContext({ endpoints: deps.endpoints, store: deps.store, transcripts }),
+    // A replay's side-effect tools return their recorded results (activities/recorded-tools.ts).
     runTool: withRecordedTools(
       createRunTool({
         tools,

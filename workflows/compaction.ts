@@ -127,6 +127,7 @@ async function compactAndCall(
     const window = figuresOf(error).windowTokens ?? windowTokens;
     return {
       reason: 'model_error',
+      errorType: FailureType.contextTooLong,
       error:
         `${failureMessage(error)} The run compacted its conversation from ${compacted.tokensBefore} to ${compacted.tokensAfter} tokens` +
         `${window === null ? '' : ` (window ${window})`} and asked once more; it still does not fit. ` +

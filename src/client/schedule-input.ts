@@ -10,6 +10,7 @@ import { runInputSchema } from './run-input.ts';
 
 /** What happens when a time comes while the schedule's last run has not ended (Temporal's overlap policies). */
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
+/** What a schedule does when a run is due while its last run has not ended (default `skip`). */
 export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
 /** A schedule's id: it begins every run id the schedule starts (`schedule-<id>-<time>`). */

@@ -15,6 +15,7 @@ import type { Price } from '../wire/pricing.ts';
 
 /** The wires a provider may speak. */
 export const PROVIDER_KINDS = ['chat', 'responses'] as const;
+/** The wire a provider speaks: `chat` (Chat Completions) or `responses` (the Responses API). */
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 const priceSchema = z
@@ -59,6 +60,7 @@ export const providersFileSchema = z
 /** One provider, its `${VAR}`s expanded. */
 export type ProviderConfig = z.output<typeof providerSchema> & { name: string; prices: Record<string, Price> };
 
+/** A providers file (`AGENT_PROVIDERS`), read and checked: its providers by name, and the default one for bare model names. */
 export interface ProvidersConfig {
   providers: ReadonlyMap<string, ProviderConfig>;
   default?: string;
@@ -87,6 +89,7 @@ export function parseProvidersConfig(raw: unknown, env: NodeJS.ProcessEnv = proc
   return { providers, ...(parsed.data.default ? { default: parsed.data.default } : {}) };
 }
 
+/** Reads and checks a providers file (YAML or JSON), expanding `${VAR}`s from `env`; throws `ProvidersConfigError` saying what is wrong. */
 export function loadProvidersFile(file: string, env: NodeJS.ProcessEnv = process.env): ProvidersConfig {
   let text: string;
   try {

@@ -30,3 +30,25 @@ export function builtinTools(ledger: EffectLedger): Tool[] {
     scanFiles,
   ] as Tool[];
 }
+
+/** `registry` with `tool` added, looked up live: a registry that learns tools later (MCP servers') still answers them. */
+export function withTool(registry: ToolRegistry, tool: Tool): ToolRegistry {
+  return registry.has(tool.name) ? registry : new RegistryWith(registry, tool);
+}
+
+class RegistryWith extends Map<string, Tool> {
+  private readonly base: ToolRegistry;
+
+  constructor(base: ToolRegistry, tool: Tool) {
+    super([...base, [tool.name, tool]]);
+    this.base = base;
+  }
+
+  override get(name: string): Tool | undefined {
+    return super.get(name) ?? this.base.get(name);
+  }
+
+  override has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+}

@@ -14,6 +14,7 @@ import { AgentError } from '../wire/agent-error.ts';
 
 /** How a versioned worker's runs move between builds: pinned (default) or auto-upgrade. */
 export const DEPLOYMENT_BEHAVIORS = ['pinned', 'auto-upgrade'] as const;
+/** `pinned`: a run stays on the build it started on; `auto-upgrade`: it moves to the current build. */
 export type DeploymentBehavior = (typeof DEPLOYMENT_BEHAVIORS)[number];
 
 /** A worker's deployment version: the deployment's name and this build's id; and how its runs move. */
