@@ -83,7 +83,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     worker,
     async close() {
       if (worker) {
-        // SIGINT/SIGTERM already make Temporal's runtime drain the worker; shutting it down again would throw.
+        // Temporal's runtime leaves signals to the commands (loadWorkerCode): the worker stops here, last.
         if (worker.worker.getState() === 'RUNNING') worker.shutdown();
         await running;
       }
@@ -103,7 +103,8 @@ async function loadWorkerCode() {
     import('../worker/temporal-logs.ts'),
     import('../worker/worker.ts'),
   ]);
-  quietTemporalLogs();
+  // The commands handle their signals: `run` cancels its run before this worker stops (run-and-wait.ts).
+  quietTemporalLogs({ ownSignals: true });
   return { NativeConnection, createAgentWorker };
 }
 
