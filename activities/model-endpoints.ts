@@ -22,12 +22,18 @@ export function clientFor(model: string, endpoints: ModelEndpoints): OpenAI {
     // The scripted model is a test and demo facility: a production worker never serves it.
     throw ApplicationFailure.nonRetryable(
       `Model "${model}" is a ${isRecordedModel(model) ? 'recorded run to replay' : 'scripted test model'}, and this worker does not serve scripted models. ` +
-        'Use a provider model, or run the demo, tests or eval (which enable the scripted model).',
+        'Start a worker that plays them (npm run agent -- worker --scripted, or AGENT_SCRIPTED_MODELS=1), or use a provider ' +
+        'model (--model gpt-4o-mini, with OPENAI_API_KEY set for the workers); run, demo, serve and eval play them in their own worker.',
       FailureType.scriptedModelRefused,
     );
   }
   if (!scripted && !endpoints.providerApiKey && !endpoints.providerBaseUrl) {
-    throw new Error(`Model "${model}" needs a provider: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint) for the worker.`);
+    // Known at once and no retry will change it: the run fails now with the fix, not after a minute of retries.
+    throw ApplicationFailure.nonRetryable(
+      `Model "${model}" needs a provider, and this worker has none: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint) ` +
+        'for the workers, or use a scripted model with no key (--model scripted:plan).',
+      FailureType.modelProviderMissing,
+    );
   }
   const baseURL = scripted ? endpoints.scriptedBaseUrl : endpoints.providerBaseUrl;
   // A local OpenAI-compatible endpoint may need no key; the client insists on one.

@@ -28,7 +28,7 @@ const USAGE = `usage: ${AGENT} <command> [options]
   list                       list runs, newest first  [--status s1,s2] [--pending] [--tool name] [--limit n]
   agents                     list the agents and tools the workers offer, per task queue (from the store)
   serve                      the HTTP API, live events and the approvals inbox  [--port n] [--host h] [--no-worker]
-  worker                     run a worker until Ctrl-C
+  worker                     run a worker until Ctrl-C  [--scripted: play scripted:* models too, no key needed]
   server                     run the embedded Temporal dev server until Ctrl-C
 
 run/start options:
@@ -48,6 +48,7 @@ exit status: 0 done; 1 the verdict is no (run/result: the run did not complete; 
 
 environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL,
              AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_WORKSPACE_ROOTS, AGENT_TASK_QUEUE, AGENT_SCENARIO_DIRS,
+             AGENT_SCRIPTED_MODELS=1 (a worker plays scripted:* models, as with --scripted),
              AGENT_ROLLING_DEPLOY=1 (a worker starts although live workers on its queue offer other tools)`;
 
 async function main(argv: string[]): Promise<number> {

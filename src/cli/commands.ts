@@ -9,6 +9,8 @@ import { getHeapStatistics } from 'node:v8';
 import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
 import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
 import { runAndWait } from './run-and-wait.ts';
+import { noWorkerHint, servesScripted } from './keyless.ts';
+import { workflowPollers } from './worker-presence.ts';
 import type { Runtime } from './runtime.ts';
 import { MODEL_CALLS, type ModelCall, type RunInput } from '../wire/run-input.ts';
 import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/types.ts';
@@ -25,6 +27,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       const { runId } = await rt.agents.startRun(runInputOf(inv, inv.rest.join(' ')));
       console.log(runId);
       if (rt.endpoint.owned) log(`No Temporal server was running; the run is stored and goes on when a server and a worker run (${AGENT} server, ${AGENT} worker).`);
+      else if (!(await workflowPollers(rt.agents.temporal, rt.agents.taskQueue)).length) log(noWorkerHint(rt.agents.taskQueue));
       return 0;
     }),
   status: (inv) => onRun(inv, async (rt, runId) => (console.log(stateTable(await rt.agents.getState(runId))), 0)),
@@ -107,12 +110,14 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       await server.close();
       return 0;
     }),
-  worker: () =>
-    // A production worker: it serves scripted models only when AGENT_SCRIPTED_MODEL_URL names a server.
-    withRuntime({ worker: true }, async (rt) => {
+  worker: (inv) =>
+    // A production worker: it serves scripted models only with --scripted (AGENT_SCRIPTED_MODELS=1), played in
+    // this process as `run` plays them, or when AGENT_SCRIPTED_MODEL_URL names a scripted model server.
+    withRuntime({ worker: true, scriptedModel: servesScripted(inv) }, async (rt) => {
       // The heap limit sizes garbage collection, so resident memory (src/worker/node-args.ts).
       const heapMiB = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
-      log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address} (heap limit ${heapMiB} MiB). Ctrl-C stops it.`);
+      const scripted = servesScripted(inv) ? ', serving scripted:* models too' : '';
+      log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address} (heap limit ${heapMiB} MiB${scripted}). Ctrl-C stops it.`);
       await untilSignal();
       log('Worker stopping: tasks in flight finish or are handed back to Temporal.');
       return 0;

@@ -17,6 +17,7 @@ export const CLI_OPTIONS = {
   'fatal-tool-errors': { type: 'boolean' },
   'model-call': { type: 'string' },
   'no-worker': { type: 'boolean' },
+  scripted: { type: 'boolean' },
   'no-wait': { type: 'boolean' },
   reason: { type: 'string' },
   yes: { type: 'boolean', short: 'y' },

@@ -15,6 +15,8 @@ export const FailureType = {
   modelReplyTooLarge: 'ModelReplyTooLarge',
   /** The run asked for a scripted model this worker does not serve. */
   scriptedModelRefused: 'ScriptedModelRefused',
+  /** A provider model asked of a worker that has no provider configured (no OPENAI_API_KEY/OPENAI_BASE_URL): the run fails at once. */
+  modelProviderMissing: 'ModelProviderMissing',
   /** The store (AGENT_STORE_URL) cannot be reached: retried until it is back. */
   storeUnavailable: 'StoreUnavailable',
   /** Stored content does not match its hash: the run fails rather than use a different context. */
