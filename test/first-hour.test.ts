@@ -1,14 +1,17 @@
 /**
  * A newcomer's first hour (issue 38), each surprise found then, as a test that a real process meets:
- * Ctrl-C on `run` (a real SIGINT to the process group, as a terminal sends it) …
+ * Ctrl-C on `run` (a real SIGINT to the process group, as a terminal sends it), the README's keyless tour
+ * run verbatim across processes, `start` with no worker, and a worker with no provider key.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { AgentClient } from '../src/client/client.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
+import { freeDevServerPort } from '../src/temporal/temporal-server.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 
@@ -77,4 +80,103 @@ test('Ctrl-C on `npm run agent -- run`: the run ends cancelled, then the process
   assert.equal(result.status, 'interrupted');
   assert.deepEqual(result.interruption, { type: 'cancelled', reason: 'user pressed Ctrl-C' });
   await eventually(() => !groupAlive(cli.child.pid!), 'every process of the group to exit');
+});
+
+/** Runs a CLI command to its end (not detached: nothing signals it). */
+async function runToEnd(command: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cli = spawnGroup('sh', ['-c', command], env);
+  const { code } = await cli.exited;
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+}
+
+/** The commands of the README's five-minute tour, as a reader copies them. */
+function tourCommands(): string[] {
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const tour = readme.slice(readme.indexOf('## A five-minute tour'));
+  const block = /```sh\n([\s\S]*?)\n```/.exec(tour)?.[1];
+  assert.ok(block, 'the tour has a shell block');
+  return block.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
+}
+
+test("the README's five-minute tour, verbatim and keyless, ends with a run approved through the inbox's API", { timeout: 240_000 }, async (t) => {
+  const port = await freeDevServerPort();
+  const dataDir = freshDataDir('tour');
+  // Where this test's Temporal server and HTTP port are; no key, no scripted model server.
+  const env = { TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: h.taskQueue, AGENT_DATA_DIR: dataDir, AGENT_HTTP_PORT: String(port), AGENT_SCRIPTED_MODEL_URL: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '', MODEL: '' };
+  const background: CliProcess[] = [];
+  t.after(() => {
+    for (const p of background) if (groupAlive(p.child.pid!)) process.kill(-p.child.pid!, 'SIGKILL');
+  });
+  const commands = tourCommands();
+  assert.deepEqual(commands.map((c) => c.endsWith(' &')), [true, true, true, false], commands.join('\n'));
+  let runId = '';
+  for (const command of commands) {
+    if (command.endsWith(' &')) {
+      const p = spawnGroup('sh', ['-c', command.slice(0, -2)], env);
+      background.push(p);
+      // Each of the three says "Ctrl-C stops it" once it is up.
+      await eventually(() => (p.stdout() + p.stderr()).includes('Ctrl-C stops it') || (p.child.exitCode !== null && Promise.reject(new Error(`${command}: ${p.stderr()}`))), `"${command}" to be up`, 120_000);
+    } else {
+      const started = await runToEnd(command, env);
+      assert.equal(started.code, 0, started.stderr);
+      // npm's own banner comes first; the run id is what the command printed last.
+      runId = started.stdout.trim().split('\n').at(-1)!;
+      assert.match(runId, /^run-\w+$/);
+      assert.doesNotMatch(started.stderr, /No worker polls/, 'a worker polls the queue');
+    }
+  }
+
+  // The inbox: the page, and the API it calls (GET /runs?pending=true, then the approval with the hash it shows).
+  const base = `http://127.0.0.1:${port}`;
+  assert.equal((await fetch(`${base}/ui`)).status, 200);
+  const pending = await eventually(async () => {
+    const { runs } = (await (await fetch(`${base}/runs?pending=true`)).json()) as { runs: { runId: string; pending: { kind: string; callKey: string; argsHash: string; toolName: string } | null }[] };
+    return runs.find((r) => r.runId === runId)?.pending ?? undefined;
+  }, 'the run in the inbox', 60_000);
+  assert.equal(pending.toolName, 'delete_file');
+  const approved = await fetch(`${base}/runs/${runId}/approvals/${pending.callKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decision: 'approve', argsHash: pending.argsHash }) });
+  assert.equal(approved.status, 200, await approved.clone().text());
+  const result = await h.agents.result(runId);
+  assert.equal(result.status, 'completed', result.error ?? '');
+  assert.equal(result.output, 'Deleted access.log to free space.');
+  const workspace = path.join(dataDir, 'workspace');
+  assert.ok(!existsSync(path.join(workspace, 'access.log')), 'the approved delete happened in the demo workspace');
+
+  // The README's way back to the documented output: `reset` copies the workspace afresh.
+  const reset = await runToEnd('npm run agent -- reset', env);
+  assert.equal(reset.code, 0, reset.stderr);
+  assert.equal(readFileSync(path.join(workspace, 'access.log'), 'utf8'), readFileSync(path.join(PROJECT_ROOT, 'examples', 'workspace', 'access.log'), 'utf8'));
+
+  // Ctrl-C to each, as `fg` and Ctrl-C would: each was up to the end and stops cleanly.
+  for (const p of background) assert.equal(p.child.exitCode, null, `still up: ${p.stderr()}`);
+  for (const p of background) process.kill(-p.child.pid!, 'SIGINT');
+  for (const p of background) await p.exited;
+});
+
+test('`start` with a server but no worker on the queue says so, and how to start one (keyless too)', async () => {
+  const taskQueue = `${h.taskQueue}-nobody`;
+  const started = await runToEnd('npm run agent --silent -- start "Free some disk space." --model scripted:delete-approval', { TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: taskQueue, AGENT_DATA_DIR: freshDataDir('nobody') });
+  assert.equal(started.code, 0, started.stderr);
+  assert.match(started.stderr, new RegExp(`No worker polls task queue "${taskQueue}": the run waits until one does\\. Start one: npm run agent -- worker .* npm run agent -- worker --scripted to play scripted:\\* models with no key`));
+  await new AgentClient(h.temporal, { taskQueue }).cancelRun(started.stdout.trim(), 'the test is over');
+});
+
+test('a provider model on a worker with no key: the run fails at once, and `run` prints why', { timeout: 120_000 }, async () => {
+  const run = await runToEnd('npm run agent --silent -- run "Which log mentions a timeout?" --model gpt-4o-mini', {
+    TEMPORAL_ADDRESS: h.address,
+    AGENT_TASK_QUEUE: h.taskQueue,
+    AGENT_DATA_DIR: freshDataDir('no-key'),
+    OPENAI_API_KEY: '',
+    OPENAI_BASE_URL: '',
+    AGENT_SCRIPTED_MODEL_URL: '',
+  });
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stdout, /status=failed/);
+  assert.match(run.stdout, /^error: .*Model "gpt-4o-mini" needs a provider, and this worker has none: set OPENAI_API_KEY .* or use a scripted model with no key \(--model scripted:plan\)/m);
+  const runId = /run (run-\S+):/.exec(run.stderr)?.[1];
+  assert.ok(runId);
+  // Known at once: one attempt, no retries.
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes || e.markerRecordedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 1);
+  assert.ok(attempts.length > 0 && attempts.every((a) => a === 1), `attempts ${attempts.join(',')}`);
 });

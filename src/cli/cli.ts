@@ -30,6 +30,7 @@ const USAGE = `usage: ${AGENT} <command> [options]
   serve                      the HTTP API, live events and the approvals inbox  [--port n] [--host h] [--no-worker]
   worker                     run a worker until Ctrl-C  [--scripted: play scripted:* models too, no key needed]
   server                     run the embedded Temporal dev server until Ctrl-C
+  reset                      copy examples/workspace afresh into the demo workspace (the runs change it)
 
 run/start options:
   --model <name>             scripted:<name|path> or a provider model (default: $MODEL, or scripted:plan

@@ -122,6 +122,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       log('Worker stopping: tasks in flight finish or are handed back to Temporal.');
       return 0;
     }),
+  reset: async () => (await import('./reset.ts')).resetDemoWorkspace(),
   server: () =>
     withRuntime(NO_WORKER, async (rt) => {
       log(`Temporal at ${rt.endpoint.address}${rt.endpoint.uiUrl ? `, Web UI ${rt.endpoint.uiUrl}` : ''}. Ctrl-C stops it.`);
