@@ -1,7 +1,8 @@
 /**
  * A newcomer's first hour (issue 38), each surprise found then, as a test that a real process meets:
  * Ctrl-C on `run` (a real SIGINT to the process group, as a terminal sends it), the README's keyless tour
- * run verbatim across processes, `start` with no worker, and a worker with no provider key.
+ * run verbatim across processes, `start` with no worker, a worker with no provider key, and an encrypted run
+ * read without its key.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +10,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { Client } from '@temporalio/client';
 import { AgentClient } from '../src/client/client.ts';
+import { agentDataConverter } from '../src/client/payload-codec.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { freeDevServerPort } from '../src/temporal/temporal-server.ts';
 import { eventually } from './helpers/eventually.ts';
@@ -179,4 +182,41 @@ test('a provider model on a worker with no key: the run fails at once, and `run`
   const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
   const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes || e.markerRecordedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 1);
   assert.ok(attempts.length > 0 && attempts.every((a) => a === 1), `attempts ${attempts.join(',')}`);
+});
+
+test('an encrypted run read without its key: list and GET /runs show it, encrypted fields as such; status and a wrong key say what to do', { timeout: 120_000 }, async (t) => {
+  const taskQueue = `${h.taskQueue}-sealed`;
+  const sealed = new AgentClient(new Client({ connection: h.temporal.connection, dataConverter: agentDataConverter('the team secret') }), { taskQueue });
+  // No worker on its queue: the run stays open, its memo (goal, model, limits) encrypted from the start.
+  const { runId } = await sealed.startRun({ goal: 'Free some disk space.', model: 'scripted:delete-approval' });
+  t.after(() => sealed.cancelRun(runId, 'the test is over'));
+  const env = { TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: taskQueue, AGENT_DATA_DIR: freshDataDir('sealed'), AGENT_PAYLOAD_KEY: '' };
+
+  const list = await runToEnd('npm run agent --silent -- list', env);
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, new RegExp(`^${runId}\\s+running\\s.*\\(encrypted: AGENT_PAYLOAD_KEY\\)$`, 'm'));
+
+  const status = await runToEnd(`npm run agent --silent -- status ${runId}`, env);
+  assert.equal(status.code, 1);
+  assert.match(status.stderr, new RegExp(`^PayloadKeyError: Run ${runId} is encrypted with AGENT_PAYLOAD_KEY \\(key id \\w+\\), which this process does not have: set the key its workers use to read its state\\. In clear text: status running`));
+  assert.doesNotMatch(status.stderr, /^\s+at /m, 'no stack trace');
+
+  const wrongKey = await runToEnd(`npm run agent --silent -- status ${runId}`, { ...env, AGENT_PAYLOAD_KEY: 'not the team secret' });
+  assert.equal(wrongKey.code, 1);
+  assert.match(wrongKey.stderr, /^PayloadKeyError: The run's payloads were encrypted with another AGENT_PAYLOAD_KEY \(key id \w+; this one's is \w+\): set the key its workers use\./);
+  assert.doesNotMatch(wrongKey.stderr, /^\s+at /m, 'no stack trace');
+
+  const port = await freeDevServerPort();
+  const serve = spawnGroup('npm', ['run', 'agent', '--silent', '--', 'serve', '--no-worker'], { ...env, AGENT_HTTP_PORT: String(port) });
+  t.after(() => {
+    if (groupAlive(serve.child.pid!)) process.kill(-serve.child.pid!, 'SIGKILL');
+  });
+  await eventually(() => serve.stdout().includes('Ctrl-C stops it') || (serve.child.exitCode !== null && Promise.reject(new Error(serve.stderr()))), 'serve to be up', 60_000);
+  const response = await fetch(`http://127.0.0.1:${port}/runs`);
+  assert.equal(response.status, 200, await response.clone().text());
+  const { runs } = (await response.json()) as { runs: { runId: string; status: string; goal: string; model: string }[] };
+  const listed = runs.find((r) => r.runId === runId);
+  assert.deepEqual(listed && { status: listed.status, goal: listed.goal, model: listed.model }, { status: 'running', goal: '(encrypted: AGENT_PAYLOAD_KEY)', model: '(encrypted: AGENT_PAYLOAD_KEY)' });
+  process.kill(-serve.child.pid!, 'SIGINT');
+  await serve.exited;
 });

@@ -57,7 +57,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const connection = native ?? (await Connection.connect(connectionOptions));
   // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), a run's trace starts here, at the client.
   const telemetry = activeTelemetry();
-  const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter(), interceptors: tracingClientInterceptors(telemetry) });
+  const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter(undefined, { readEncryptedAsMarkers: true }), interceptors: tracingClientInterceptors(telemetry) });
   const roots = options.workspaceRoots ?? workspaceRoots();
   const store = await openStore({ dataDir: dir });
   const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots, store });

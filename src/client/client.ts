@@ -19,6 +19,7 @@ import {
 import proto from '@temporalio/proto';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { agentWorkflow } from '../../workflows/agent.ts';
+import { requireReadableState } from './encrypted-run.ts';
 import {
   AGENT_WORKFLOW_TYPE,
   answerUpdate,
@@ -145,6 +146,7 @@ export class AgentClient {
   async getState(runId: string): Promise<RunState> {
     const handle = this.handle(runId);
     const description = await this.describe(handle);
+    requireReadableState(runId, description);
     const memo = description.memo ?? {};
     if (description.status.name !== 'RUNNING') {
       const final = memo[FINAL_STATE_MEMO] as RunState | undefined;
