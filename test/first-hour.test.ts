@@ -182,6 +182,35 @@ test('a provider model on a worker with no key: the run fails at once, and `run`
   const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
   const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes || e.markerRecordedEventAttributes).map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 1);
   assert.ok(attempts.length > 0 && attempts.every((a) => a === 1), `attempts ${attempts.join(',')}`);
+
+  // An answer to the run, now that it has ended: a clear refusal, as the HTTP API's 409, not a WorkflowNotFoundError.
+  const answer = await runToEnd(`npm run agent --silent -- answer ${runId} "notes.txt"`, { TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: h.taskQueue, AGENT_DATA_DIR: freshDataDir('answer') });
+  assert.equal(answer.code, 1);
+  assert.match(answer.stderr, new RegExp(`^AnswerRefusedError: Run ${runId} has ended: it asks nothing any more`));
+});
+
+test('an OpenTelemetry collector that is not there: the run completes, and the process says so naming OpenTelemetry', { timeout: 120_000 }, async () => {
+  const endpoint = `http://127.0.0.1:${await freeDevServerPort()}`;
+  const run = await runToEnd('npm run agent --silent -- run "Which log mentions a timeout?" --model scripted:plan', {
+    TEMPORAL_ADDRESS: h.address,
+    AGENT_TASK_QUEUE: h.taskQueue,
+    AGENT_DATA_DIR: freshDataDir('otlp'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /status=completed/);
+  assert.ok(run.stderr.includes(`OpenTelemetry: could not export spans to ${endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT): `), run.stderr);
+  assert.doesNotMatch(run.stderr, /^\s+at /m, 'no stack trace');
+});
+
+test("`record` writes where git does not look, and the docs' record command edits no committed file", async () => {
+  const ignored = await runToEnd('git check-ignore recordings/run-0000.json recordings/tasks.json', {});
+  assert.equal(ignored.code, 0, 'recordings/ is ignored by git');
+  const docs = readFileSync(path.join(PROJECT_ROOT, 'docs', 'evaluation.md'), 'utf8');
+  const asTask = /record \S+ --as-task (\S+)/.exec(docs)?.[1];
+  assert.equal(asTask, 'recordings/tasks.json');
+  const tracked = await runToEnd(`git ls-files --error-unmatch ${asTask}`, {});
+  assert.notEqual(tracked.code, 0, `${asTask} is not a tracked file`);
 });
 
 test('an encrypted run read without its key: list and GET /runs show it, encrypted fields as such; status and a wrong key say what to do', { timeout: 120_000 }, async (t) => {

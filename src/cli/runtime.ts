@@ -12,6 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../client/client.ts';
 import { agentDataConverter } from '../client/payload-codec.ts';
 import { tracingClientInterceptors } from '../telemetry/client.ts';
+import { reportExportError } from '../telemetry/export-errors.ts';
 import { activeTelemetry } from '../telemetry/setup.ts';
 import { dataDir, PROJECT_ROOT, TASK_QUEUE } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
@@ -90,8 +91,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       await store.close();
       await connection.close();
       await endpoint.stop();
-      // Spans still batched go out before the process ends.
-      await telemetry?.forceFlush();
+      // Spans still batched go out before the process ends; a collector not there is said, and ends nothing.
+      await telemetry?.forceFlush().catch((error: unknown) => reportExportError(error));
     },
   };
 }

@@ -309,6 +309,10 @@ export class AgentClient {
       return await handle.executeUpdate(answerUpdate, { args: [{ text, ...request }] });
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) throw new AnswerRefusedError(failureText(error));
+      // An update to a run that has ended finds no running workflow: say that, as the HTTP API's 409 does.
+      if ((error as Error).name === 'WorkflowNotFoundError' && !(await this.requireRun(runId)).open) {
+        throw new AnswerRefusedError(`Run ${runId} has ended: it asks nothing any more (its outcome: \`npm run agent -- result ${runId}\`).`);
+      }
       throw error;
     }
   }
