@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@temporalio/client';
 import { AgentClient } from '../src/client/client.ts';
 import { agentDataConverter } from '../src/client/payload-codec.ts';
+import { STDERR_TAIL_CHARS, stderrExcerpt } from '../src/mcp/stderr-excerpt.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { freeDevServerPort } from '../src/temporal/temporal-server.ts';
 import { eventually } from './helpers/eventually.ts';
@@ -248,4 +249,14 @@ test('an encrypted run read without its key: list and GET /runs show it, encrypt
   assert.deepEqual(listed && { status: listed.status, goal: listed.goal, model: listed.model }, { status: 'running', goal: '(encrypted: AGENT_PAYLOAD_KEY)', model: '(encrypted: AGENT_PAYLOAD_KEY)' });
   process.kill(-serve.child.pid!, 'SIGINT');
   await serve.exited;
+});
+
+test("an MCP server that crashes at start: its error quotes the crash's reason, not the tail of its stack", async () => {
+  // A real stdio server's stderr as Node writes it when its file is missing.
+  const crash = await runToEnd(`"${process.execPath}" /nonexistent/mcp-server.js`, {});
+  assert.notEqual(crash.code, 0);
+  assert.match(crash.stderr, /^\s+at /m, 'Node printed a stack');
+  assert.equal(stderrExcerpt(crash.stderr.slice(-STDERR_TAIL_CHARS)), "Error: Cannot find module '/nonexistent/mcp-server.js'");
+  // Without an error line: the last lines that are not stack frames.
+  assert.equal(stderrExcerpt('listening on stdio\nconfig missing: TICKETS_TOKEN\n    at main (server.js:3:9)\n\nNode.js v22.18.0\n'), 'listening on stdio | config missing: TICKETS_TOKEN');
 });
