@@ -64,6 +64,14 @@ async function main(argv: string[]): Promise<number> {
   return run({ command, rest, values });
 }
 
+// Ctrl-C where no command handles it (one starting up, a list): exit through process.exit, so the 'exit'
+// hooks run (an embedded dev server, in its own process group, is stopped), as Node's default would not.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) process.exit(130);
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
