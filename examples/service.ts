@@ -16,5 +16,5 @@ for (let state = await agents.getState(runId); !isTerminal(state); state = await
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 const result = await agents.result(runId); // also for cancelled runs; agents.cancelRun(runId, reason) cancels
-console.log(`${result.status}: ${result.output}`);
+console.log(`${result.status}: ${result.output ?? result.error}`); // failed: why, e.g. a worker with no provider key
 await connection.close();

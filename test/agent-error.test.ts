@@ -14,7 +14,8 @@ import { TranscriptMissingError } from '../activities/transcript.ts';
 
 test('every failure type keeps the string Temporal records and clients see', () => {
   const pinned =
-    'ModelRequestRejected ModelUnavailable ToolNotImplemented WorkspaceRefused ModelReplyTooLarge ScriptedModelRefused StoreUnavailable ' +
+    'ModelRequestRejected ModelAuthRejected ModelNotFound ContextTooLong ModelRefused ModelPriceUnknown ProviderUnknown ModelUnavailable ' +
+    'ToolNotImplemented WorkspaceRefused ModelReplyTooLarge ScriptedModelRefused StoreUnavailable ' +
     'StoreIntegrity ToolRetryable RunCancelRequested WallTimeUp InvalidRunInput UnknownCarriedStateVersion TranscriptMissing RecordingUnreadable InvalidToolInput';
   assert.deepEqual(Object.values(FailureType), pinned.split(' '));
 });

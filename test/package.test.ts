@@ -82,11 +82,11 @@ test('the tarball holds the compiled package, its licence and docs, and no test,
   assert.match(manifest.engines?.node ?? '', /^>=22\./);
 });
 
-test("the README's \"Build your own agent\" shows the example's tools and agent as written", () => {
-  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+test("docs/custom-agent.md (\"Build your own agent\") shows the example's tools and agent as written", () => {
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'docs', 'custom-agent.md'), 'utf8');
   for (const file of ['tools.ts', 'agent.ts']) {
     const source = readFileSync(path.join(EXAMPLE, 'src', file), 'utf8');
-    assert.ok(readme.includes(source.slice(source.indexOf('import ')).trimEnd()), `README.md shows examples/custom-agent/src/${file} from its imports on`);
+    assert.ok(readme.includes(source.slice(source.indexOf('import ')).trimEnd()), `docs/custom-agent.md shows examples/custom-agent/src/${file} from its imports on`);
   }
 });
 

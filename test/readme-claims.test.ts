@@ -1,15 +1,16 @@
 /**
- * The README's behaviour section and the tests, kept in step (`npm run check:claims`, and part of
- * `npm test`): each claim below is a phrase the README says, with the tests that prove it. The check fails
- * when a phrase is no longer in the README (the claim changed: update the tests and this table), when a
- * named test no longer exists, and when a part of the behaviour section (a bullet of "How it works", or
- * one of its subsections) has no claim here at all.
+ * The documentation's behaviour section and the tests, kept in step (`npm run check:claims`, and part of
+ * `npm test`): each claim below is a phrase the README or a page under docs/ says, with the tests that prove
+ * it. The check fails when a phrase is no longer in the docs (the claim changed: update the tests and this
+ * table), when a named test no longer exists, and when a part of the behaviour section (a bullet of "How it
+ * works" in docs/concepts.md, or one of its subsections) has no claim here at all.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { PROJECT_ROOT } from '../src/paths.ts';
+import { docsText } from './helpers/docs-text.ts';
 
 /** README phrase → [test file (under test/), test name] for each test that proves it. */
 const CLAIMS: [phrase: string, tests: [file: string, name: string][]][] = [
@@ -133,7 +134,7 @@ const ISSUE_17_CLAIMS = [
 ];
 
 const squash = (text: string) => text.replace(/\s+/g, ' ');
-const readme = squash(readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8'));
+const readme = squash(docsText());
 
 /** The test and describe names a file declares (string-literal names only). */
 function testNames(file: string): Set<string> {
@@ -145,9 +146,9 @@ function testNames(file: string): Set<string> {
   return names;
 }
 
-test('every claim in the table is still in the README', () => {
+test('every claim in the table is still in the README or docs/', () => {
   const missing = CLAIMS.map(([phrase]) => phrase).filter((phrase) => !readme.includes(squash(phrase)));
-  assert.deepEqual(missing, [], 'README phrases the table names but the README no longer says (update the tests and the table)');
+  assert.deepEqual(missing, [], 'phrases the table names but neither the README nor docs/ says any more (update the tests and the table)');
 });
 
 test('every test the table names exists', () => {
@@ -163,10 +164,10 @@ test('every test the table names exists', () => {
   assert.deepEqual(missing, []);
 });
 
-test("every part of the README's behaviour section has a claim with a test", () => {
-  const raw = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+test("every part of the docs' behaviour section has a claim with a test", () => {
+  const raw = readFileSync(path.join(PROJECT_ROOT, 'docs', 'concepts.md'), 'utf8');
   const section = raw.slice(raw.indexOf('## How it works'), raw.indexOf('\n## ', raw.indexOf('## How it works') + 1));
-  assert.ok(section.length > 1000, 'the README has a "How it works" section');
+  assert.ok(section.length > 1000, 'docs/concepts.md has a "How it works" section');
   // Its parts: each top-level bullet (to the next bullet or heading) and each ### subsection's text.
   const parts: { title: string; text: string }[] = [];
   const lines = section.split('\n');
@@ -187,4 +188,22 @@ test("every part of the README's behaviour section has a claim with a test", () 
 test('the claims issue 17 found untested stay in the table', () => {
   const phrases = new Set(CLAIMS.map(([phrase]) => phrase));
   assert.deepEqual(ISSUE_17_CLAIMS.filter((c) => !phrases.has(c)), []);
+});
+
+test("the README's two commands are the ones CI runs, each doing its own set-up", () => {
+  const readmeRaw = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const blocks = [...readmeRaw.slice(readmeRaw.indexOf('## Two commands')).matchAll(/```sh\n(.+)\n```/g)].map((m) => m[1]);
+  assert.deepEqual(blocks.slice(0, 2), ['npm ci && npm start', 'npm ci && npm test']);
+  const scripts = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  assert.match(scripts.start ?? '', /src\/cli\/cli\.ts demo$/, 'npm start runs the demo');
+  const ci = readFileSync(path.join(PROJECT_ROOT, '.ci', 'run'), 'utf8').split('\n').filter((line) => !line.trimStart().startsWith('#'));
+  assert.ok(ci.includes('npm ci --no-audit --no-fund'), '.ci/run installs with npm ci');
+  assert.equal(ci.filter((line) => line.trim()).at(-1), 'npm test', ".ci/run ends with the README's test command");
+});
+
+test('every docs page the README links to is a file', () => {
+  const readmeRaw = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const linked = [...readmeRaw.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((m) => m[1]!);
+  assert.ok(linked.length >= 8, linked.join(' '));
+  assert.deepEqual(linked.filter((file) => !existsSync(path.join(PROJECT_ROOT, file))), []);
 });

@@ -140,9 +140,9 @@ describe('workspaces are confined to the configured roots', () => {
   });
 });
 
-test("the README's service example runs as written", async () => {
+test("docs/cli.md's service example runs as written", async () => {
   const example = readFileSync(path.join(PROJECT_ROOT, 'examples', 'service.ts'), 'utf8');
-  assert.ok(readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8').includes(example.replace("'../src/client/client.ts'", "'./src/client/client.ts'").trim()), 'the README shows examples/service.ts');
+  assert.ok(readFileSync(path.join(PROJECT_ROOT, 'docs', 'cli.md'), 'utf8').includes(example.replace("'../src/client/client.ts'", "'./src/client/client.ts'").trim()), 'docs/cli.md shows examples/service.ts');
   writeFileSync(file('access.log'), 'old\n');
   const { code, stdout, stderr } = await runNode([path.join(PROJECT_ROOT, 'examples', 'service.ts')], {
     TEMPORAL_ADDRESS: address(),

@@ -30,12 +30,14 @@ const USAGE = `usage: ${AGENT} <command> [options]
   list                       list runs, newest first  [--status s1,s2] [--pending] [--tool name] [--limit n]
   agents                     list the agents and tools the workers offer, per task queue (from the store)
   serve                      the HTTP API, live events and the approvals inbox  [--port n] [--host h] [--no-worker]
-  worker                     run a worker until Ctrl-C   [--deployment name --build-id id [--versioning pinned|auto-upgrade]]
+  worker                     run a worker until Ctrl-C  [--scripted: play scripted:* models too, no key needed]
+                             [--deployment name --build-id id [--versioning pinned|auto-upgrade]]
                              (Worker Versioning, opt-in; or AGENT_DEPLOYMENT_NAME, AGENT_BUILD_ID)
   build <runId>              the build (deployment version) a run is on, and how it moves
   upgrade <runId>            replay the run with this checkout's workflow code, then pin it to this build
                              [--deployment name] [--build-id id] (default: AGENT_DEPLOYMENT_NAME, AGENT_BUILD_ID)
   server                     run the embedded Temporal dev server until Ctrl-C
+  reset                      copy examples/workspace afresh into the demo workspace (the runs change it)
 
 run/start options:
   --model <name>             scripted:<name|path> or a provider model (default: $MODEL, or scripted:plan
@@ -54,6 +56,7 @@ exit status: 0 done; 1 the verdict is no (run/result: the run did not complete; 
 
 environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL,
              AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_WORKSPACE_ROOTS, AGENT_TASK_QUEUE, AGENT_SCENARIO_DIRS,
+             AGENT_SCRIPTED_MODELS=1 (a worker plays scripted:* models, as with --scripted),
              AGENT_ROLLING_DEPLOY=1 (a worker starts although live workers on its queue offer other tools)`;
 
 async function main(argv: string[]): Promise<number> {
@@ -66,6 +69,14 @@ async function main(argv: string[]): Promise<number> {
   const run = COMMANDS[command];
   if (!run) throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   return run({ command, rest, values });
+}
+
+// Ctrl-C where no command handles it (one starting up, a list): exit through process.exit, so the 'exit'
+// hooks run (an embedded dev server, in its own process group, is stopped), as Node's default would not.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) process.exit(130);
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -11,6 +11,8 @@ import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_
 import { runAndWait } from './run-and-wait.ts';
 import { scheduleCommand } from './schedule-command.ts';
 import { buildText, upgrade } from './upgrade-command.ts';
+import { noWorkerHint, servesScripted } from './keyless.ts';
+import { workflowPollers } from './worker-presence.ts';
 import type { Runtime } from './runtime.ts';
 import { MODEL_CALLS, type ModelCall, type RunInput } from '../wire/run-input.ts';
 import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/types.ts';
@@ -27,6 +29,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       const { runId } = await rt.agents.startRun(runInputOf(inv, inv.rest.join(' ')));
       console.log(runId);
       if (rt.endpoint.owned) log(`No Temporal server was running; the run is stored and goes on when a server and a worker run (${AGENT} server, ${AGENT} worker).`);
+      else if (!(await workflowPollers(rt.agents.temporal, rt.agents.taskQueue)).length) log(noWorkerHint(rt.agents.taskQueue));
       return 0;
     }),
   status: (inv) => onRun(inv, async (rt, runId) => (console.log(stateTable(await rt.agents.getState(runId))), 0)),
@@ -114,12 +117,14 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
     // Worker Versioning, opt-in: --deployment (AGENT_DEPLOYMENT_NAME) and --build-id (AGENT_BUILD_ID).
     const { deploymentFromEnv } = await import('../worker/deployment.ts');
     const deployment = deploymentFromEnv(process.env, { name: inv.values.deployment, buildId: inv.values['build-id'], behavior: inv.values.versioning });
-    // A production worker: it serves scripted models only when AGENT_SCRIPTED_MODEL_URL names a server.
-    return withRuntime({ worker: true, deployment }, async (rt) => {
+    // A production worker: it serves scripted models only with --scripted (AGENT_SCRIPTED_MODELS=1), played in
+    // this process as `run` plays them, or when AGENT_SCRIPTED_MODEL_URL names a scripted model server.
+    return withRuntime({ worker: true, deployment, scriptedModel: servesScripted(inv) }, async (rt) => {
       if (deployment) log(`Worker Versioning: deployment "${deployment.name}", build "${deployment.buildId}", runs ${deployment.behavior ?? 'pinned'}.`);
       // The heap limit sizes garbage collection, so resident memory (src/worker/node-args.ts).
       const heapMiB = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
-      log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address} (heap limit ${heapMiB} MiB). Ctrl-C stops it.`);
+      const scripted = servesScripted(inv) ? ', serving scripted:* models too' : '';
+      log(`Worker polling task queue "${rt.agents.taskQueue}" on ${rt.endpoint.address} (heap limit ${heapMiB} MiB${scripted}). Ctrl-C stops it.`);
       await untilSignal();
       log('Worker stopping: tasks in flight finish or are handed back to Temporal.');
       return 0;
@@ -127,6 +132,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
   },
   build: (inv) => onRun(inv, async (rt, runId) => (console.log(await buildText(rt, runId)), 0)),
   upgrade,
+  reset: async () => (await import('./reset.ts')).resetDemoWorkspace(),
   server: () =>
     withRuntime(NO_WORKER, async (rt) => {
       log(`Temporal at ${rt.endpoint.address}${rt.endpoint.uiUrl ? `, Web UI ${rt.endpoint.uiUrl}` : ''}. Ctrl-C stops it.`);

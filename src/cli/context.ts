@@ -17,6 +17,7 @@ export const CLI_OPTIONS = {
   'fatal-tool-errors': { type: 'boolean' },
   'model-call': { type: 'string' },
   'no-worker': { type: 'boolean' },
+  scripted: { type: 'boolean' },
   'no-wait': { type: 'boolean' },
   reason: { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
@@ -88,8 +89,16 @@ export async function withRuntime(options: Omit<RuntimeOptions, 'log'>, body: (r
 }
 
 export function untilSignal(): Promise<void> {
+  // Signal listeners alone keep no process up: `server` pointed at a running Temporal had nothing else to wait on.
+  const alive = setInterval(() => {}, 2 ** 30);
   return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    const done = () => {
+      clearInterval(alive);
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
   });
 }

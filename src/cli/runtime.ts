@@ -12,6 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../client/client.ts';
 import { agentDataConverter } from '../client/payload-codec.ts';
 import { tracingClientInterceptors } from '../telemetry/client.ts';
+import { reportExportError } from '../telemetry/export-errors.ts';
 import { activeTelemetry } from '../telemetry/setup.ts';
 import { dataDir, PROJECT_ROOT, TASK_QUEUE } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
@@ -60,7 +61,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const connection = native ?? (await Connection.connect(connectionOptions));
   // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), a run's trace starts here, at the client.
   const telemetry = activeTelemetry();
-  const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter(), interceptors: tracingClientInterceptors(telemetry) });
+  const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter(undefined, { readEncryptedAsMarkers: true }), interceptors: tracingClientInterceptors(telemetry) });
   const roots = options.workspaceRoots ?? workspaceRoots();
   const store = await openStore({ dataDir: dir });
   const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots, store });
@@ -87,15 +88,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     worker,
     async close() {
       if (worker) {
-        // SIGINT/SIGTERM already make Temporal's runtime drain the worker; shutting it down again would throw.
+        // Temporal's runtime leaves signals to the commands (loadWorkerCode): the worker stops here, last.
         if (worker.worker.getState() === 'RUNNING') worker.shutdown();
         await running;
       }
       await store.close();
       await connection.close();
       await endpoint.stop();
-      // Spans still batched go out before the process ends.
-      await telemetry?.forceFlush();
+      // Spans still batched go out before the process ends; a collector not there is said, and ends nothing.
+      await telemetry?.forceFlush().catch((error: unknown) => reportExportError(error));
     },
   };
 }
@@ -107,7 +108,8 @@ async function loadWorkerCode() {
     import('../worker/temporal-logs.ts'),
     import('../worker/worker.ts'),
   ]);
-  quietTemporalLogs();
+  // The commands handle their signals: `run` cancels its run before this worker stops (run-and-wait.ts).
+  quietTemporalLogs({ ownSignals: true });
   return { NativeConnection, createAgentWorker };
 }
 

@@ -19,6 +19,7 @@ import {
 import proto from '@temporalio/proto';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { agentWorkflow } from '../../workflows/agent.ts';
+import { requireReadableState } from './encrypted-run.ts';
 import {
   AGENT_WORKFLOW_TYPE,
   answerUpdate,
@@ -158,6 +159,7 @@ export class AgentClient {
   async getState(runId: string): Promise<RunState> {
     const handle = this.handle(runId);
     const description = await this.describe(handle);
+    requireReadableState(runId, description);
     const memo = description.memo ?? {};
     if (description.status.name !== 'RUNNING') {
       const final = memo[FINAL_STATE_MEMO] as RunState | undefined;
@@ -320,6 +322,10 @@ export class AgentClient {
       return await handle.executeUpdate(answerUpdate, { args: [{ text, ...request }] });
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) throw new AnswerRefusedError(failureText(error));
+      // An update to a run that has ended finds no running workflow: say that, as the HTTP API's 409 does.
+      if ((error as Error).name === 'WorkflowNotFoundError' && !(await this.requireRun(runId)).open) {
+        throw new AnswerRefusedError(`Run ${runId} has ended: it asks nothing any more (its outcome: \`npm run agent -- result ${runId}\`).`);
+      }
       throw error;
     }
   }

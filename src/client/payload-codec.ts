@@ -6,6 +6,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type DataConverter, type Payload, type PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
+import { AgentError } from '../wire/agent-error.ts';
 
 const { temporal } = proto;
 
@@ -38,7 +39,9 @@ export class AesGcmPayloadCodec implements PayloadCodec {
       payloads.map((payload) => {
         if (Buffer.from(payload.metadata?.[METADATA_ENCODING_KEY] ?? []).toString() !== ENCODING) return payload;
         const keyId = Buffer.from(payload.metadata?.[KEY_ID] ?? []).toString();
-        if (keyId !== this.keyId) throw new Error(`Payload was encrypted with key ${keyId}, not this AGENT_PAYLOAD_KEY (${this.keyId}).`);
+        if (keyId !== this.keyId) {
+          throw new PayloadKeyError(`The run's payloads were encrypted with another AGENT_PAYLOAD_KEY (key id ${keyId}; this one's is ${this.keyId}): set the key its workers use.`);
+        }
         const data = Buffer.from(payload.data ?? []);
         const decipher = createDecipheriv('aes-256-gcm', this.key, data.subarray(0, 12));
         decipher.setAuthTag(data.subarray(data.length - 16));
@@ -49,7 +52,47 @@ export class AesGcmPayloadCodec implements PayloadCodec {
   }
 }
 
-/** The data converter every client and worker of this project uses. */
-export function agentDataConverter(secret = process.env.AGENT_PAYLOAD_KEY): DataConverter | undefined {
-  return secret ? { payloadCodecs: [new AesGcmPayloadCodec(secret)] } : undefined;
+/** A payload encrypted with another AGENT_PAYLOAD_KEY than this process's. */
+export class PayloadKeyError extends AgentError {
+  override readonly name = 'PayloadKeyError';
+  readonly code = 'PayloadKey';
+}
+
+/** What an encrypted payload reads as in a client without the key (`readEncryptedAsMarkers`). */
+export interface EncryptedMarker {
+  $encrypted: string;
+}
+
+export function isEncryptedMarker(value: unknown): value is EncryptedMarker {
+  return typeof value === 'object' && value !== null && typeof (value as { $encrypted?: unknown }).$encrypted === 'string';
+}
+
+/**
+ * A client without AGENT_PAYLOAD_KEY: an encrypted payload reads as `{"$encrypted": "<key id>"}` instead of
+ * failing the whole call, so lists still show every run (their clear-text search attributes, the encrypted
+ * fields as such). Never for a worker: a run must not go on with a marker for its input.
+ */
+class EncryptedMarkerCodec implements PayloadCodec {
+  encode(payloads: Payload[]): Promise<Payload[]> {
+    return Promise.resolve(payloads);
+  }
+
+  decode(payloads: Payload[]): Promise<Payload[]> {
+    return Promise.resolve(
+      payloads.map((payload) => {
+        if (Buffer.from(payload.metadata?.[METADATA_ENCODING_KEY] ?? []).toString() !== ENCODING) return payload;
+        const marker: EncryptedMarker = { $encrypted: Buffer.from(payload.metadata?.[KEY_ID] ?? []).toString() };
+        return { metadata: { [METADATA_ENCODING_KEY]: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify(marker)) };
+      }),
+    );
+  }
+}
+
+/**
+ * The data converter every client and worker of this project uses. `readEncryptedAsMarkers`: a client's, which
+ * without a key reads encrypted payloads as markers (EncryptedMarkerCodec) rather than failing.
+ */
+export function agentDataConverter(secret = process.env.AGENT_PAYLOAD_KEY, options: { readEncryptedAsMarkers?: boolean } = {}): DataConverter | undefined {
+  if (secret) return { payloadCodecs: [new AesGcmPayloadCodec(secret)] };
+  return options.readEncryptedAsMarkers ? { payloadCodecs: [new EncryptedMarkerCodec()] } : undefined;
 }

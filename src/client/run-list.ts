@@ -9,7 +9,8 @@
  * final-state memo (closed) or the state query (running); then the filter is applied again here.
  */
 import type { WorkflowExecutionInfo, WorkflowExecutionStatusName } from '@temporalio/client';
-import { AGENT_PENDING_TOOL, AGENT_STATUS } from '../wire/search-attributes.ts';
+import { AGENT_COST_USD, AGENT_PENDING_TOOL, AGENT_STATUS, AGENT_TURNS } from '../wire/search-attributes.ts';
+import { isEncryptedMarker } from './payload-codec.ts';
 import { AGENT_WORKFLOW_TYPE, FINAL_STATE_MEMO, LIVE_STATE_MEMO } from '../wire/messages.ts';
 import { TERMINAL_STATUSES, type LiveRunState, type RunState, type RunStatus } from '../wire/types.ts';
 import type { RunLimits } from '../wire/run-input.ts';
@@ -92,6 +93,9 @@ function quote(value: string): string {
   return `'${value}'`;
 }
 
+/** How a field encrypted with AGENT_PAYLOAD_KEY shows in a listing read without the key. */
+export const ENCRYPTED_FIELD = '(encrypted: AGENT_PAYLOAD_KEY)';
+
 /** Whether the listed execution needs its state query to say what it is (running, with no live-state memo). */
 export function needsStateQuery(info: WorkflowExecutionInfo): boolean {
   if (info.status.name !== 'RUNNING' || info.memo?.[LIVE_STATE_MEMO] !== undefined) return false;
@@ -106,20 +110,24 @@ export function needsStateQuery(info: WorkflowExecutionInfo): boolean {
  */
 export function toRunSummary(info: WorkflowExecutionInfo, queried: RunState | null): RunSummary {
   const memo = (info.memo ?? {}) as Partial<RunMemo> & Record<string, unknown>;
+  // Read without AGENT_PAYLOAD_KEY, an encrypted run's memo holds markers: what it says comes from the
+  // search attributes (clear text), and its goal and model show as encrypted.
+  const clear = <T>(value: unknown): T | null => (value === undefined || isEncryptedMarker(value) ? null : (value as T));
   const running = info.status.name === 'RUNNING';
-  const final = running ? null : ((memo[FINAL_STATE_MEMO] as RunState | undefined) ?? null);
-  const live = running ? ((memo[LIVE_STATE_MEMO] as LiveRunState | undefined) ?? null) : null;
+  const final = running ? null : clear<RunState>(memo[FINAL_STATE_MEMO]);
+  const live = running ? clear<LiveRunState>(memo[LIVE_STATE_MEMO]) : null;
   const state = final ?? queried;
   const attributeStatus = info.typedSearchAttributes.get(AGENT_STATUS) as RunStatus | undefined;
+  const shown = (value: unknown) => (isEncryptedMarker(value) ? ENCRYPTED_FIELD : clear<string>(value));
   return {
     runId: info.workflowId,
     status: state?.status ?? live?.status ?? attributeStatus ?? statusFromTemporal(info.status.name),
-    goal: memo.goal ?? state?.goal ?? null,
-    model: memo.model ?? state?.model ?? null,
+    goal: shown(memo.goal) ?? state?.goal ?? null,
+    model: shown(memo.model) ?? state?.model ?? null,
     startedAt: info.startTime.toISOString(),
     closedAt: info.closeTime?.toISOString() ?? null,
-    turns: state?.totalTurns ?? live?.turns ?? null,
-    costUsd: state?.totalCostUsd ?? live?.totalCostUsd ?? null,
+    turns: state?.totalTurns ?? live?.turns ?? info.typedSearchAttributes.get(AGENT_TURNS) ?? null,
+    costUsd: state?.totalCostUsd ?? live?.totalCostUsd ?? info.typedSearchAttributes.get(AGENT_COST_USD) ?? null,
     pending: state?.pending ?? live?.pending ?? null,
     ...(info.parentExecution?.workflowId ? { parentRunId: info.parentExecution.workflowId } : {}),
   };

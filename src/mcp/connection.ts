@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Progress, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './config.ts';
 import { McpServerUnavailableError } from './errors.ts';
+import { STDERR_TAIL_CHARS, stderrExcerpt } from './stderr-excerpt.ts';
 
 export interface McpCallOptions {
   signal: AbortSignal;
@@ -20,8 +21,6 @@ export interface McpCallOptions {
 }
 
 const CLIENT_INFO = { name: 'durable-agent-harness', version: '0.1.0' };
-/** The last characters a stdio server wrote to stderr: quoted in errors (a crash's reason is usually there). */
-const STDERR_TAIL_CHARS = 600;
 
 export class McpServerConnection {
   readonly config: McpServerConfig;
@@ -141,7 +140,7 @@ export class McpServerConnection {
 
   private stderrNote(): string {
     const tail = this.stderrTail.trim();
-    return tail ? ` (its stderr: ${tail.split('\n').slice(-3).join(' | ')})` : '';
+    return tail ? ` (its stderr: ${stderrExcerpt(tail)})` : '';
   }
 }
 

@@ -67,7 +67,8 @@ export function routeModel(name: string, endpoints: ModelEndpoints): ModelRoute 
         type: FailureType.scriptedModelRefused,
         message:
           `Model "${name}" is a ${isRecordedModel(name) ? 'recorded run to replay' : 'scripted test model'}, and this worker does not serve scripted models. ` +
-          'Use a provider model, or run the demo, tests or eval (which enable the scripted model).',
+          'Start a worker that plays them (npm run agent -- worker --scripted, or AGENT_SCRIPTED_MODELS=1), or use a provider ' +
+          'model (--model gpt-4o-mini, with OPENAI_API_KEY set for the workers); run, demo, serve and eval play them in their own worker.',
       };
     }
     return { provider: 'scripted', model: name, baseUrl: endpoints.scriptedBaseUrl, apiKey: 'scripted', kind: 'chat', headers: {}, timeoutMs: TEN_MINUTES, price: DEFAULT_PRICE };
@@ -84,7 +85,9 @@ export function routeModel(name: string, endpoints: ModelEndpoints): ModelRoute 
     const named = name.includes('/') && providers ? ` ("${name.slice(0, name.indexOf('/'))}" is not a provider in AGENT_PROVIDERS, which defines ${[...providers.providers.keys()].join(', ')})` : '';
     return {
       type: FailureType.providerUnknown,
-      message: `Model "${name}" needs a provider${named}: name one as provider/model from the providers file (AGENT_PROVIDERS), or set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint) for the worker.`,
+      message:
+        `Model "${name}" needs a provider, and this worker has none${named}: set OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI endpoint) for the workers, ` +
+        'name one as provider/model from the providers file (AGENT_PROVIDERS), or use a scripted model with no key (--model scripted:plan).',
     };
   }
   const price = listPrice(name);

@@ -36,6 +36,11 @@ export interface ReplayReport {
   divergences: string[];
   /** What the replay did differently, in sentences. */
   changes: string[];
+  /**
+   * Calls that ran in the recording and in the replay alike and returned something else: the world they read
+   * changed since (a dry run runs read-only tools live), so what changed after them is drift, not the overrides'.
+   */
+  drift: string[];
   context: ReplayContext;
   /** Same trajectory, receipt and conversation. */
   same: boolean;
@@ -46,8 +51,27 @@ export function compareRecordings(original: Recording, replay: Recording, contex
   const replayed = trajectoryOf(replay);
   const replayCostUsd = costAtRecordedPrices(replay, original);
   const divergences = conversationDivergences(original, replay, '');
-  const changes = trajectoryChanges(recorded, replayed, context.overrides);
-  return { recorded, replay: replayed, replayCostUsd, divergences, changes, context, same: divergences.length === 0 && changes.length === 0 };
+  const drift = driftedCalls(divergences, recorded, replayed);
+  const changes = drift.length
+    ? [
+        `the world drifted: ${drift.join(', ')} returned something else than when recorded (what ${drift.length === 1 ? 'it reads' : 'they read'} changed since), ` +
+          `so what follows comes from that${context.overrides ? `, not from ${context.overrides}` : ''}; --tool-mode recorded replays the recorded results`,
+        ...trajectoryChanges(recorded, replayed, 'after that drift, '),
+      ]
+    : trajectoryChanges(recorded, replayed, context.overrides ? `with ${context.overrides}, ` : '');
+  return { recorded, replay: replayed, replayCostUsd, divergences, changes, drift, context, same: divergences.length === 0 && changes.length === 0 };
+}
+
+/** The calls whose tool result differs (a divergence) although they ran the same way in both: drift. */
+function driftedCalls(divergences: readonly string[], recorded: Trajectory, replay: Trajectory): string[] {
+  const drifted: string[] = [];
+  for (const divergence of divergences) {
+    const callKey = /^turn \d+: tool result of \S+ \(([^)]+)\) differs/.exec(divergence)?.[1];
+    const a = recorded.calls.find((c) => c.callKey === callKey);
+    const b = replay.calls.find((c) => c.callKey === callKey);
+    if (a && b && a.ran && b.ran && steps(withoutApproval(a)) === steps(withoutApproval(b))) drifted.push(nameOf(a.callKey, a, recorded.calls));
+  }
+  return drifted;
 }
 
 /** Where the replay's conversation (and its children's) left the recorded one, turn by turn. */
@@ -80,9 +104,8 @@ export function conversationDivergences(original: Recording, replay: Recording, 
   return out;
 }
 
-function trajectoryChanges(recorded: Trajectory, replay: Trajectory, overrides: string): string[] {
+function trajectoryChanges(recorded: Trajectory, replay: Trajectory, lead: string): string[] {
   const changes: string[] = [];
-  const lead = overrides ? `with ${overrides}, ` : '';
   const statusOf = (t: Trajectory) => `${t.status}${t.reason && t.status !== 'completed' ? ` (${t.reason})` : ''}`;
   if (statusOf(recorded) !== statusOf(replay)) changes.push(`${lead}the run would have ended ${statusOf(replay)} instead of ${statusOf(recorded)}`);
   if (recorded.turns !== replay.turns) changes.push(`${lead}it would have taken ${replay.turns} turn${replay.turns === 1 ? '' : 's'} instead of ${recorded.turns}`);

@@ -13,6 +13,8 @@ import type { Resource } from '@opentelemetry/resources';
 import type * as SdkTraceBase from '@opentelemetry/sdk-trace-base';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
+import { reportExportErrors } from './export-errors.ts';
+
 /** Synchronous, like `setupTelemetry` (the packages are CommonJS: the same instances `import` would give). */
 export const loadOnUse = createRequire(import.meta.url);
 
@@ -52,6 +54,7 @@ export function setupTelemetry(options: TelemetryOptions = {}): Telemetry | null
   const resource = Resource.default().merge(new Resource({ 'service.name': options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'agent-harness' }));
   // OTLPTraceExporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT and _HEADERS itself.
   const spanProcessor = options.exporter ? new SimpleSpanProcessor(options.exporter) : new BatchSpanProcessor(new OTLPTraceExporter());
+  if (!options.exporter) reportExportErrors();
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   provider.register({ contextManager: new AsyncLocalStorageContextManager().enable() });
   current = {

@@ -126,11 +126,16 @@ export async function startDevServer(options: DevServerOptions): Promise<Tempora
       // The custom search attributes runs are listed by (AgentStatus, AgentPendingTool, …; search-attributes.ts).
       ...devServerSearchAttributeArgs(),
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group: Ctrl-C in a terminal reaches the whole foreground group, and the server must
+    // outlive it until the command has cancelled its run and stops the server itself (stop(), or at exit).
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
+  const killAtExit = () => child.kill('SIGTERM');
+  process.once('exit', killAtExit);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  void exited.then(() => process.off('exit', killAtExit));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
