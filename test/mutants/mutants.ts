@@ -64,8 +64,8 @@ export const MUTANTS: Mutant[] = [
     invariant: "a reply's cost is counted before anything else happens with it",
     file: 'workflows/agent.ts',
     edits: [
-      { find: '    run.countTurn(reply, loop.price);\n    run.record(reply.message);', replace: '    run.record(reply.message);' },
-      { find: '    if (stop) return stop;\n  }\n}', replace: '    run.countTurn(reply, loop.price);\n    if (stop) return stop;\n  }\n}' },
+      { find: '    run.countTurn(reply, loop.price, loop.models.hasFallbacks ? loop.models.current : undefined);\n    run.record(reply.message);', replace: '    run.record(reply.message);' },
+      { find: '    if (stop) return stop;\n    if (loop.handoff) handOver(loop);\n  }\n}', replace: '    run.countTurn(reply, loop.price, loop.models.hasFallbacks ? loop.models.current : undefined);\n    if (stop) return stop;\n    if (loop.handoff) handOver(loop);\n  }\n}' },
     ],
     tests: [{ file: 'agent-loop.test.ts', name: 'its trace has the seed event sequence' }],
   },
@@ -73,7 +73,7 @@ export const MUTANTS: Mutant[] = [
     id: 'cost-after-limit-check',
     invariant: "the budget check sees the reply's cost (the run stops within the cap plus one reply)",
     file: 'workflows/loop-state.ts',
-    edits: [{ find: '    state.costUsd = cost.add(reply.usage, reply.price ?? recordedPrice);\n    this.refreshTotals();', replace: '    this.refreshTotals();\n    state.costUsd = cost.add(reply.usage, reply.price ?? recordedPrice);' }],
+    edits: [{ find: '    state.costUsd = cost.add(usage, price);\n    this.refreshTotals();', replace: '    this.refreshTotals();\n    state.costUsd = cost.add(usage, price);' }],
     tests: [{ file: 'agent-loop.test.ts', name: 'a budget cap stops the run' }],
   },
   {
