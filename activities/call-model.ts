@@ -14,7 +14,7 @@ import { clientFor, routeFor, type ModelEndpoints, type ModelRoute } from './mod
 import { modelFailure } from '../src/providers/model-errors.ts';
 import { checkedReply, usageOf } from '../src/providers/chat-reply.ts';
 import { streamedChat, type ChatRequest, type RawReply } from '../src/providers/chat-stream.ts';
-import { responsesCall } from '../src/providers/responses-wire.ts';
+import { reasoningItemCount, responsesCall } from '../src/providers/responses-wire.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ModelDeltas } from './model-deltas.ts';
 import { orStoreFailure } from './store-failures.ts';
@@ -117,7 +117,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
             : await unary(model, request, signal),
       );
       checkReplySize(reply.message);
-      return { ...reply, modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}), ...(input.withOfferDigest && offerDigest ? { offerDigest } : {}), price: route.price };
+      // Reasoning items of earlier Responses turns that this chat model was not sent: the run's trace notes it.
+      const dropped = route.kind === 'chat' ? reasoningItemCount(messages) : 0;
+      return { ...reply, ...(dropped ? { droppedReasoningItems: dropped } : {}), modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}), ...(input.withOfferDigest && offerDigest ? { offerDigest } : {}), price: route.price };
     } catch (error) {
       // Stopped by the announced stop: the activity ends cancelled once Temporal cancels it too.
       if (heartbeats?.signal.aborted) await heartbeats.untilTemporalCancels('The model call');

@@ -1,7 +1,7 @@
 /** Trajectory evaluation: the shipped task set passes; broken expectations and false claims are named. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -62,21 +62,43 @@ test('a claimed deletion that never happened is flagged, and the table shows the
   assert.match(table, /claim warnings .*\n +claims a deletion it never made\n +! delete_file access\.log: "Deleted access\.log to free space\." — receipt: rejected: delete_file access\.log \(not now\)\n +receipt: rejected: delete_file access\.log \(not now\)/);
 });
 
-test('npm run eval on a task file with a broken expectation exits 1 and names it', async (t) => {
+/** `npm run eval -- <args>` in a child process with a data directory of its own. */
+async function evalCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-eval-cli-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'eval', 'main.ts'), path.join('test', 'fixtures', 'broken-tasks.json')], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, AGENT_DATA_DIR: dataDir, AGENT_TASK_QUEUE: `eval-cli-${Date.now()}`, TEMPORAL_LOG_LEVEL: 'ERROR' },
-      stdio: ['ignore', 'pipe', 'ignore'],
+  try {
+    return await new Promise((resolve) => {
+      const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'src', 'cli', 'eval', 'main.ts'), ...args], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, AGENT_DATA_DIR: dataDir, AGENT_TASK_QUEUE: `eval-cli-${Date.now()}`, TEMPORAL_LOG_LEVEL: 'ERROR', ...env },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.on('exit', (exitCode) => resolve({ code: exitCode, stdout: out }));
     });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (exitCode) => resolve({ code: exitCode, stdout: out }));
-  });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+test('npm run eval on a task file with a broken expectation exits 1 and names it', async () => {
+  const { code, stdout } = await evalCli([path.join('test', 'fixtures', 'broken-tasks.json')]);
   assert.equal(code, 1);
   assert.match(stdout, /plan +3 +2 .* completed +✓ +✓/);
   assert.match(stdout, /expects a tool that does not run .* completed +✓ +✗ +0 +toolsRun: delete_file did not run/);
   assert.match(stdout, /passed=1\/2/);
+});
+
+test('npm run eval --api responses: a task passes with every model call over /v1/responses', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agent-eval-responses-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const goal = 'Which log file mentions a timeout? (eval over the Responses wire)';
+  const file = path.join(dir, 'tasks.json');
+  writeFileSync(file, JSON.stringify({ tasks: [{ name: 'plan on responses', goal, model: 'scripted:plan', expect: { answer: 'worker 7 timed out', toolsRun: ['list_files', 'read_file'], maxTurns: 3 } }] }));
+  // The eval's worker plays its scripted models on this file's server, so the test sees what it was asked.
+  const { code, stdout } = await evalCli([file, '--api', 'responses'], { AGENT_SCRIPTED_MODEL_URL: h.scripted.baseUrl });
+  assert.equal(code, 0, stdout);
+  assert.match(stdout, /plan on responses +3 +2 .* completed +✓ +✓/);
+  const asked = h.scripted.requests.filter((r) => r.messages.some((m) => m.content === goal));
+  assert.deepEqual(asked.map((r) => [r.wire ?? 'chat', r.reasoningItemsSent]), [['responses', 0], ['responses', 1], ['responses', 2]]);
 });

@@ -9,6 +9,7 @@ import OpenAI from 'openai';
 import { startScriptedModelServer, type ScriptedModelServer } from '../src/scripted-model/server.ts';
 import { parseProvidersConfig } from '../src/providers/providers-file.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
+import type { TraceLine } from '../src/wire/trace-events.ts';
 
 const ANSWER = 'errors.log mentions a timeout: worker 7 timed out after 30000 ms.';
 let server: ScriptedModelServer;
@@ -76,10 +77,11 @@ describe('runs on a kind: responses provider', () => {
       const transcript = await h.agents.transcript(result.runId);
       const reasoning = transcript.flatMap((m) => (m.role === 'assistant' ? (m.reasoning ?? []) : []));
       assert.deepEqual(reasoning.map((r) => r.encryptedContent), ['scripted-reasoning-turn-0', 'scripted-reasoning-turn-1', 'scripted-reasoning-turn-2']);
+      assert.deepEqual(droppedNotes(await h.trace(result.runId)), [], 'a Responses model is sent every reasoning item');
     });
   }
 
-  test('a fallback from a Responses model to a chat model sends the chat model no reasoning items', async () => {
+  test('a fallback from a Responses model to a chat model sends the chat model no reasoning items, and the trace notes it once', async () => {
     const goal = 'Which log file mentions a timeout? (responses then chat)';
     // The Responses provider answers the run's first call, then is down.
     server.setOutage({ status: 503, headers: { 'retry-after-ms': '10' }, fromRequest: server.requests.length + 2 });
@@ -92,8 +94,19 @@ describe('runs on a kind: responses provider', () => {
       const served = chatServer.requests.filter((r) => r.messages.some((m) => m.content === goal));
       assert.deepEqual(served.map((r) => [r.wire ?? 'chat', r.turn]), [['chat', 1], ['chat', 2]]);
       for (const r of served) assert.ok(!JSON.stringify(r.messages).includes('scripted-reasoning'), 'no reasoning item reaches the chat model');
+      // Turn 1's reasoning item is left out of turns 2 and 3: one note, at the first turn that drops it.
+      const trace = await h.trace(result.runId);
+      assert.deepEqual(droppedNotes(trace), [{ turn: 2, items: 1, model: 'chat/scripted:plan' }]);
+      const fallback = trace.findIndex((l) => l.type === 'model_fallback');
+      const note = trace.findIndex((l) => l.type === 'reasoning_dropped');
+      assert.ok(fallback >= 0 && fallback < note, 'the note follows the fallback');
     } finally {
       server.setOutage(null);
     }
   });
 });
+
+/** The trace's `reasoning_dropped` notes. */
+function droppedNotes(trace: TraceLine[]) {
+  return trace.flatMap((l) => (l.type === 'reasoning_dropped' ? [{ turn: l.turn, items: l.items, model: l.model }] : []));
+}

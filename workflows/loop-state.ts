@@ -73,6 +73,8 @@ export class LoopState {
   private readonly runningTools = new Map<string, { toolName: string; callKey: string }>();
   /** The running tool whose label `state.progress` shows: the label goes when that tool finishes. */
   private progressOf: string | null = null;
+  /** Reasoning items a chat model was last noted to be sent without (`reasoning_dropped`; not carried: noted once per execution). */
+  private reasoningDropNoted = 0;
   /** Why the run is being cancelled, when the canceller said (sent right before the cancel request). */
   private cancelledBecause: string | null = null;
   /** Whether this execution has learned the serving worker's offer digest (`servedBy`). */
@@ -448,6 +450,14 @@ export class LoopState {
       ms: reply.modelMs,
       ...(state.agent ? { agent: state.agent } : {}),
     });
+    this.noteDroppedReasoning(reply.droppedReasoningItems ?? 0, model);
+  }
+
+  /** The trace says when a chat model goes without reasoning items a Responses model produced (once, then only if more). */
+  private noteDroppedReasoning(items: number, model: string | undefined): void {
+    if (items <= this.reasoningDropNoted) return;
+    this.reasoningDropNoted = items;
+    this.emit({ type: 'reasoning_dropped', turn: this.runState.turns, items, ...(model !== undefined ? { model } : {}) });
   }
 
   /** The digest of what the worker serving this execution offers, once known (asked for with the first model call). */

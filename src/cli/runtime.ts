@@ -19,6 +19,7 @@ import { openStore } from '../store/open-store.ts';
 import type { AgentStore } from '../store/store.ts';
 import { ensureTemporal, type TemporalEndpoint } from '../temporal/temporal-server.ts';
 import type { AgentWorker, AgentWorkerOptions } from '../worker/worker.ts';
+import type { ProviderKind } from '../providers/providers-file.ts';
 import type { WorkerDeployment } from '../worker/deployment.ts';
 import { defaultWorkspacePath, workspaceRoots } from '../tools/workspace-roots.ts';
 
@@ -44,6 +45,8 @@ export interface RuntimeOptions {
   scriptedModel?: boolean;
   /** Directories the in-process scripted model may replay recordings from, besides AGENT_RECORDING_DIRS (replay, eval). */
   recordingDirs?: readonly string[];
+  /** The wire the worker's scripted models go over (eval's `--api`): `chat` (default) or `responses`. */
+  scriptedKind?: ProviderKind;
   /** The in-process worker's deployment (Worker Versioning; `worker` only): none, unversioned. */
   deployment?: WorkerDeployment | null;
   /** Workspaces runs may name, for the client and the in-process worker (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). */
@@ -75,7 +78,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       store,
       workspace: demoWorkspace(),
       workspaceRoots: roots,
-      ...(await scriptedModelOption(options.scriptedModel ?? false, options.recordingDirs ?? [])),
+      ...(await scriptedModelOption(options.scriptedModel ?? false, options.recordingDirs ?? [], options.scriptedKind)),
       ...(options.deployment ? { deployment: options.deployment } : {}),
     });
     running = worker.run();
@@ -123,12 +126,13 @@ function tlsOptions() {
 }
 
 /** A scripted model server named by AGENT_SCRIPTED_MODEL_URL (tests), one in this process when asked, or none. */
-async function scriptedModelOption(inProcess: boolean, recordingDirs: readonly string[]): Promise<Pick<AgentWorkerOptions, 'scriptedModel'>> {
+async function scriptedModelOption(inProcess: boolean, recordingDirs: readonly string[], kind: ProviderKind | undefined): Promise<Pick<AgentWorkerOptions, 'scriptedModel'>> {
+  const wire = kind ? { kind } : {};
   const url = process.env.AGENT_SCRIPTED_MODEL_URL;
-  if (url) return { scriptedModel: { baseUrl: url } };
+  if (url) return { scriptedModel: { baseUrl: url, ...wire } };
   if (!inProcess) return {};
   const [{ scenarioDirsFromEnv }, { recordingDirsFromEnv }] = await Promise.all([import('../scripted-model/server.ts'), import('../scripted-model/recorded.ts')]);
-  return { scriptedModel: { scenarioDirs: scenarioDirsFromEnv(), recordingDirs: [...recordingDirsFromEnv(), ...recordingDirs] } };
+  return { scriptedModel: { scenarioDirs: scenarioDirsFromEnv(), recordingDirs: [...recordingDirsFromEnv(), ...recordingDirs], ...wire } };
 }
 
 /** The demo workspace: a copy of examples/workspace in the data directory, so the demo never edits the repo. */

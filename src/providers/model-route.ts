@@ -1,6 +1,6 @@
 /**
  * Where a model name points, and what it costs: `scripted:*` and `recorded:*` to the scripted model server
- * (at the seed's price), `provider/model` to that provider of the providers file, a bare name to the
+ * (at the seed's price, over the wire the worker chose for it), `provider/model` to that provider of the providers file, a bare name to the
  * file's `default` provider or else OPENAI_BASE_URL / OPENAI_API_KEY (as before providers files). A model
  * with no known price gets no route: its run fails at its first step, saying where to set one.
  */
@@ -14,6 +14,11 @@ import { listPrice, PRICES_AS_OF } from './prices.ts';
 export interface ModelEndpoints {
   /** Base URL of the scripted model server (`.../v1`), when this worker serves `scripted:` models. */
   scriptedBaseUrl?: string;
+  /**
+   * The wire `scripted:` and `recorded:` models go over (the server speaks both): `chat` (default) or
+   * `responses` (`npm run eval -- tasks.json --api responses`).
+   */
+  scriptedKind?: ProviderKind;
   /** Provider base URL for bare model names without a providers file default; the `openai` client's default when absent. */
   providerBaseUrl?: string;
   providerApiKey?: string;
@@ -71,7 +76,7 @@ export function routeModel(name: string, endpoints: ModelEndpoints): ModelRoute 
           'model (--model gpt-4o-mini, with OPENAI_API_KEY set for the workers); run, demo, serve and eval play them in their own worker.',
       };
     }
-    return { provider: 'scripted', model: name, baseUrl: endpoints.scriptedBaseUrl, apiKey: 'scripted', kind: 'chat', headers: {}, timeoutMs: TEN_MINUTES, price: DEFAULT_PRICE };
+    return { provider: 'scripted', model: name, baseUrl: endpoints.scriptedBaseUrl, apiKey: 'scripted', kind: endpoints.scriptedKind ?? 'chat', headers: {}, timeoutMs: TEN_MINUTES, price: DEFAULT_PRICE };
   }
   const split = splitModelName(name, providers);
   const providerName = split.provider ?? providers?.default ?? null;

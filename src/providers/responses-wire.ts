@@ -39,6 +39,11 @@ export async function responsesCall(client: OpenAI, request: ResponsesRequest, s
   return fromResponse(final);
 }
 
+/** The reasoning items the transcript keeps (the chat wire sends none of them). */
+export function reasoningItemCount(messages: readonly ChatMessage[]): number {
+  return messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.reasoning?.length ?? 0) : 0), 0);
+}
+
 /** The transcript as Responses input items; an assistant message's reasoning items go before it, as the model produced them. */
 export function toInputItems(messages: readonly ChatMessage[]): ResponseInputItem[] {
   return messages.flatMap((message): ResponseInputItem[] => {

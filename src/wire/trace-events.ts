@@ -79,7 +79,14 @@ export type TraceEvent =
    * The model's retries were used up with `ModelUnavailable`: the same turn goes to the next of the run's
    * `fallbackModels` (the decision is in the run's history: a replay takes the same path).
    */
-  | { type: 'model_fallback'; turn: number; from: string; to: string; error: string };
+  | { type: 'model_fallback'; turn: number; from: string; to: string; error: string }
+  /**
+   * A Chat Completions model was sent the conversation without its `items` reasoning items (from turns a
+   * Responses model served: after a `model_fallback`, or a handoff), as that wire has no place for them.
+   * Written once per execution, at the first turn that drops them (again only if more are dropped later).
+   * `model`: the model that served the turn, when the run names fallback models.
+   */
+  | { type: 'reasoning_dropped'; turn: number; items: number; model?: string };
 
 export type TraceLine = TraceEvent & {
   runId: string;

@@ -187,6 +187,11 @@ export interface ModelReply {
   /** Asked for (`withOfferDigest`): the digest of what the serving worker offers (tools and agents). */
   offerDigest?: string;
   /**
+   * A Chat Completions model was sent the transcript without this many reasoning items (kept from turns a
+   * Responses model served, e.g. before a fallback): that wire has no place for them. Absent: none dropped.
+   */
+  droppedReasoningItems?: number;
+  /**
    * What this turn's tokens cost, as the worker priced the model that served it (the providers file, else
    * the price table). Absent in replies recorded before: those are priced by `recordedRunPrice`.
    */

@@ -32,7 +32,7 @@ import { AgentError } from '../wire/agent-error.ts';
 import { buildOffer, newWorkerId } from '../offers/build-offer.ts';
 import { offerConflict } from '../offers/offer.ts';
 import { publishOffer } from '../offers/publish.ts';
-import { providersFromEnv, type ProvidersConfig } from '../providers/providers-file.ts';
+import { providersFromEnv, type ProviderKind, type ProvidersConfig } from '../providers/providers-file.ts';
 import { createModelQueueWorkers } from './model-queue-workers.ts';
 
 /** What `createAgentWorker` needs: the Temporal connection, this host's data directory and workspace, and optionally its tools, store, model provider, scripted model and MCP servers. */
@@ -57,9 +57,10 @@ export interface AgentWorkerOptions {
   providers?: ProvidersConfig | null;
   /**
    * The scripted model (tests, demo, bench, eval): a server running elsewhere, or one started in this
-   * process that loads scenario modules only from `scenarioDirs`. Absent: `scripted:` models are refused.
+   * process that loads scenario modules only from `scenarioDirs`; `kind`: the wire its models go over
+   * (`chat`, the default, or `responses`: the server speaks both). Absent: `scripted:` models are refused.
    */
-  scriptedModel?: { baseUrl: string } | { scenarioDirs: readonly string[]; recordingDirs?: readonly string[] };
+  scriptedModel?: ({ baseUrl: string } | { scenarioDirs: readonly string[]; recordingDirs?: readonly string[] }) & { kind?: ProviderKind };
   /**
    * The tools this worker runs (default: the built-in ones, `builtinTools(store)`). Give your own
    * (`defineTool`) with or without the built-in ones: runs learn the worker's own tools from it.
@@ -164,6 +165,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       : null;
   const endpoints: ModelEndpoints = {
     scriptedBaseUrl: scripted && 'baseUrl' in scripted ? scripted.baseUrl : scriptedModel?.baseUrl,
+    ...(scripted?.kind ? { scriptedKind: scripted.kind } : {}),
     providerBaseUrl: options.provider?.baseUrl ?? process.env.OPENAI_BASE_URL,
     providerApiKey: options.provider?.apiKey ?? process.env.OPENAI_API_KEY,
     providers,

@@ -1,12 +1,15 @@
 /**
- * `npm run eval -- <taskfile> [--json report.json] [--concurrency n] [--model m]`: runs the tasks on the
- * embedded (or configured) Temporal server, prints the table, exits 1 when any task fails.
+ * `npm run eval -- <taskfile> [--json report.json] [--concurrency n] [--model m] [--api chat|responses]`: runs
+ * the tasks on the embedded (or configured) Temporal server, prints the table, exits 1 when any task fails.
+ * `--api responses` sends the scripted models' calls over the Responses API wire (`/v1/responses`) instead
+ * of Chat Completions: the same tasks must pass on both.
  */
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataDir, PROJECT_ROOT } from '../../paths.ts';
 import { openRuntime } from '../runtime.ts';
+import { PROVIDER_KINDS } from '../../providers/providers-file.ts';
 import { workspaceRoots } from '../../tools/workspace-roots.ts';
 import { renderReport } from './report.ts';
 import { runEval } from './run-eval.ts';
@@ -15,18 +18,24 @@ import { loadTaskFile } from './task-file.ts';
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
-  options: { json: { type: 'string' }, concurrency: { type: 'string' }, model: { type: 'string' } },
+  options: { json: { type: 'string' }, concurrency: { type: 'string' }, model: { type: 'string' }, api: { type: 'string', default: 'chat' } },
 });
+const usage = 'usage: npm run eval -- <taskfile.json|yaml> [--json report.json] [--concurrency n] [--model m] [--api chat|responses]';
 const file = positionals[0];
 if (!file) {
-  console.error('usage: npm run eval -- <taskfile.json|yaml> [--json report.json] [--concurrency n] [--model m]');
+  console.error(usage);
+  process.exit(2);
+}
+const api = PROVIDER_KINDS.find((kind) => kind === values.api);
+if (!api) {
+  console.error(`--api must be one of ${PROVIDER_KINDS.join(', ')} (the wire the scripted models go over), not "${values.api}".\n${usage}`);
   process.exit(2);
 }
 const tasks = loadTaskFile(path.resolve(file));
 // Each task's workspace is a copy under <data>/eval: that directory is a workspace root of this process.
 // Tasks that replay a recording: the in-process scripted model may read recordings from their directories.
 const recordingDirs = [...new Set(tasks.flatMap((t) => (t.recording ? [path.dirname(t.recording)] : [])))];
-const rt = await openRuntime({ worker: true, scriptedModel: true, recordingDirs, workspaceRoots: [...workspaceRoots(), path.join(dataDir(), 'eval')], log: (line) => console.error(line) });
+const rt = await openRuntime({ worker: true, scriptedModel: true, scriptedKind: api, recordingDirs, workspaceRoots: [...workspaceRoots(), path.join(dataDir(), 'eval')], log: (line) => console.error(line) });
 let failed = 0;
 try {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
