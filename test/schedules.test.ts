@@ -191,7 +191,7 @@ test('the CLI: schedule create, list, describe, trigger, pause, delete', async (
     promisify(execFile)(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'node'), [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'schedule', ...args], {
       env: { ...process.env, TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: h.taskQueue, AGENT_WORKSPACE_ROOTS: h.dataDir, AGENT_DATA_DIR: h.dataDir },
     }).then((r) => r.stdout);
-  const created = await cli('create', id, 'Which log file mentions a timeout?', '--model', 'scripted:plan', '--workspace', h.workspace, '--every', '1d', '--time-zone', 'Europe/Berlin', '--overlap', 'skip');
+  const created = await cli('create', id, 'Which log file mentions a timeout?', '--model', 'scripted:plan', '--workspace', h.workspace, '--every', '1d', '--time-zone', 'Europe/Berlin', '--overlap', 'skip', '--daily-budget', '5');
   assert.match(created, new RegExp(`schedule ${id}`));
   assert.match(await cli('list'), new RegExp(`${id}\\s+active`));
   await cli('trigger', id);
@@ -200,6 +200,7 @@ test('the CLI: schedule create, list, describe, trigger, pause, delete', async (
   const described = await cli('describe', id);
   assert.match(described, new RegExp(runId));
   assert.match(described, /time zone\s+Europe\/Berlin/);
+  assert.match(described, /daily budget\s+\$5 a day \(Europe\/Berlin\)/);
   assert.match(await cli('pause', id, '--reason', 'holiday'), /paused.*holiday/);
   await cli('delete', id);
   await assert.rejects(schedules.describe(id), ScheduleNotFoundError);
