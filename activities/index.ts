@@ -15,6 +15,7 @@ import type { McpPool } from '../src/mcp/pool.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { TranscriptChain } from './transcript.ts';
 import { createChildTotals } from './child-totals.ts';
+import { createScheduleSpend } from './schedule-spend.ts';
 import { agentToolContract, handoffContract, toAgentRef } from '../src/agents/agent-tools.ts';
 import { createCompactContext } from './compact-context.ts';
 import { createRecallOutput } from '../src/tools/recall-output.ts';
@@ -71,6 +72,8 @@ export function createActivities(deps: ActivityDeps) {
     // Named for what it first served: the worker's tools that runs learn from history, its own and MCP servers'.
     mcpTools: createWorkerTools(deps.ownTools ?? [], deps.mcp ?? null, deps.agents),
     childTotals: createChildTotals(deps.client),
+    // What a schedule's runs spent today: a capped scheduled run's first step (`workflows/schedule-cap.ts`).
+    scheduleSpend: createScheduleSpend(deps.client),
     // The final answer's claims against the receipt (the workflow's `claim-check.ts`).
     checkAnswerClaims: createCheckClaims(deps.tools),
     // The optional claim judge's model call (`policy.claimJudge`).

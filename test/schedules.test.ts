@@ -17,6 +17,7 @@ import { AgentSchedules } from '../src/client/schedules.ts';
 import { InvalidScheduleError, ScheduleExistsError, ScheduleNotFoundError } from '../src/client/schedule-input.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { eventually } from './helpers/eventually.ts';
+import { activities, localActivities } from './helpers/histories.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -94,6 +95,45 @@ test('overlap skip: a trigger while the last run waits for approval starts nothi
   await eventually(async () => ((await schedules.describe(id)).runsStarted === 2 ? true : undefined), 'the next run after the first ended');
 });
 
+test('a daily spend cap below one run’s cost: the next trigger that day is skipped for the cap, without a model call', async () => {
+  const id = uniqueId('capped');
+  const created = await schedules.create({ id, run: { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: h.workspace }, every: '1d', timeZone: 'Pacific/Auckland', dailyBudgetUsd: 0.000001 });
+  assert.equal(created.dailyBudgetUsd, 0.000001);
+  await schedules.trigger(id);
+  const first = await eventually(async () => (await schedules.describe(id)).recentRuns[0]?.runId, 'the first run');
+  const spent = await h.agents.result(first);
+  assert.equal(spent.status, 'completed');
+  assert.ok(spent.totalCostUsd > 0.000001, `one run costs more than the cap (${spent.totalCostUsd})`);
+  // The first run checked the cap too (nothing spent yet) and went on.
+  const firstHistory = await h.temporal.workflow.getHandle(first).fetchHistory();
+  assert.deepEqual(localActivities(firstHistory, 'scheduleSpend').map((m) => (m.result as { spentUsd: number }).spentUsd), [0]);
+  // Visibility has the first run's final spend before the next trigger.
+  const closedQuery = `TemporalScheduledById="${id}" AND ExecutionStatus="Completed"`;
+  await eventually(async () => ((await h.temporal.workflow.count(closedQuery)).count === 1 ? true : undefined), 'the first run closed in visibility');
+
+  await schedules.trigger(id);
+  const second = await eventually(async () => (await schedules.describe(id)).recentRuns[1]?.runId, 'the second run');
+  const skipped = await h.agents.result(second);
+  assert.equal(skipped.status, 'interrupted');
+  assert.equal(skipped.reason, 'schedule_budget');
+  assert.ok(skipped.interruption?.type === 'schedule_budget');
+  assert.equal(skipped.interruption.scheduleId, id);
+  assert.equal(skipped.interruption.dailyBudgetUsd, 0.000001);
+  assert.ok(Math.abs(skipped.interruption.spentUsd - spent.totalCostUsd) < 1e-12, 'today’s spend is the first run’s');
+  assert.match(skipped.interruption.day, /^\d{4}-\d\d-\d\d$/);
+  assert.equal(skipped.turns, 0);
+  assert.equal(skipped.costUsd, 0);
+  // The model was never called for it: no model call in its history, and its trace says why it stopped.
+  const history = await h.temporal.workflow.getHandle(second).fetchHistory();
+  assert.deepEqual(activities(history, 'callModel'), []);
+  assert.deepEqual(localActivities(history, 'callModel'), []);
+  const trace = await h.trace(second);
+  assert.deepEqual(trace.filter((l) => l.type === 'schedule_skipped').map((l) => l.type === 'schedule_skipped' && [l.scheduleId, l.runs]), [[id, 1]]);
+  assert.equal(trace.filter((l) => l.type === 'turn').length, 0);
+  const last = trace.at(-1);
+  assert.ok(last?.type === 'run_stopped' && last.reason === 'schedule_budget', `the trace ends with the stop: ${JSON.stringify(last)}`);
+});
+
 test('paused, a schedule due every second starts nothing; unpaused, it starts runs', async () => {
   const id = uniqueId('every-second');
   const created = await schedules.create({ id, run: { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: h.workspace }, every: '1s', paused: true, note: 'not yet' });
@@ -151,7 +191,7 @@ test('the CLI: schedule create, list, describe, trigger, pause, delete', async (
     promisify(execFile)(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'node'), [path.join(PROJECT_ROOT, 'src', 'cli', 'cli.ts'), 'schedule', ...args], {
       env: { ...process.env, TEMPORAL_ADDRESS: h.address, AGENT_TASK_QUEUE: h.taskQueue, AGENT_WORKSPACE_ROOTS: h.dataDir, AGENT_DATA_DIR: h.dataDir },
     }).then((r) => r.stdout);
-  const created = await cli('create', id, 'Which log file mentions a timeout?', '--model', 'scripted:plan', '--workspace', h.workspace, '--every', '1d', '--time-zone', 'Europe/Berlin', '--overlap', 'skip');
+  const created = await cli('create', id, 'Which log file mentions a timeout?', '--model', 'scripted:plan', '--workspace', h.workspace, '--every', '1d', '--time-zone', 'Europe/Berlin', '--overlap', 'skip', '--daily-budget', '5');
   assert.match(created, new RegExp(`schedule ${id}`));
   assert.match(await cli('list'), new RegExp(`${id}\\s+active`));
   await cli('trigger', id);
@@ -160,6 +200,7 @@ test('the CLI: schedule create, list, describe, trigger, pause, delete', async (
   const described = await cli('describe', id);
   assert.match(described, new RegExp(runId));
   assert.match(described, /time zone\s+Europe\/Berlin/);
+  assert.match(described, /daily budget\s+\$5 a day \(Europe\/Berlin\)/);
   assert.match(await cli('pause', id, '--reason', 'holiday'), /paused.*holiday/);
   await cli('delete', id);
   await assert.rejects(schedules.describe(id), ScheduleNotFoundError);

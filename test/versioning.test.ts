@@ -1,6 +1,8 @@
 /**
- * Worker Versioning on the dev server, two builds of one deployment on one task queue: a run waiting for
- * approval on v1 stays on v1 after v2 becomes current and completes there; new runs go to v2; `upgrade`
+ * Worker Versioning on the dev server, two builds of one deployment on one task queue whose loops differ
+ * observably (v2 marks the summary of every activity it schedules: `fixtures/workflow-changes/v2-summaries.ts`,
+ * a replay-compatible change): a run waiting for approval on v1 stays on v1 after v2 becomes current and
+ * completes there with v1's behaviour; new runs go to v2 and show v2's; `upgrade`
  * moves a waiting run that replays on this build to v2, and refuses one that would not (replayed with a
  * deliberately incompatible bundle), which then finishes on v1.
  */
@@ -19,7 +21,11 @@ import { createAgentWorker, type AgentWorker } from '../src/worker/worker.ts';
 import { workflowBundle } from '../src/worker/workflow-bundle.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
-import type { History } from './helpers/histories.ts';
+import { activities, payloadJson, type History } from './helpers/histories.ts';
+import { V2_MARK } from './fixtures/workflow-changes/v2-summaries.ts';
+
+/** v2's deliberate difference from v1: every activity it schedules has ` · v2` after its summary. */
+const V2_CHANGE = path.join(PROJECT_ROOT, 'test', 'fixtures', 'workflow-changes', 'v2-summaries.ts');
 
 let h: Harness;
 let agents: AgentClient;
@@ -30,7 +36,7 @@ const v2 = { deploymentName, buildId: 'v2' };
 let taskQueue: string;
 let connection: Connection;
 
-async function startVersionedWorker(buildId: string): Promise<void> {
+async function startVersionedWorker(buildId: string, workflowInterceptorModules: string[] = []): Promise<void> {
   const worker = await createAgentWorker({
     connection: h.connection,
     taskQueue,
@@ -41,6 +47,7 @@ async function startVersionedWorker(buildId: string): Promise<void> {
     scriptedModel: { baseUrl: h.scripted.baseUrl },
     rollingDeploy: true,
     deployment: { name: deploymentName, buildId },
+    workflowInterceptorModules,
   });
   workers.push({ worker, running: worker.run() });
 }
@@ -60,6 +67,14 @@ const makeCurrent = (version: typeof v1) =>
 function buildsOf(history: History): string[] {
   const builds = (history.events ?? []).map((e) => e.workflowTaskCompletedEventAttributes?.deploymentVersion?.buildId).filter((b): b is string => !!b);
   return builds.filter((b, i) => b !== builds[i - 1]);
+}
+
+/** For each activity of the run, in order: its type, and whether v2 scheduled it (its summary carries v2's mark). */
+function activityBuilds(history: History): string[] {
+  return activities(history).map((a) => {
+    const summary = payloadJson(a.scheduled.userMetadata?.summary) as string | undefined;
+    return `${a.type}:${summary?.endsWith(V2_MARK) ? 'v2' : 'v1'}`;
+  });
 }
 
 async function waitingRun(): Promise<{ runId: string; callKey: string; argsHash: string }> {
@@ -96,11 +111,13 @@ test('pinned runs finish on their build; new runs go to the current one; upgrade
   assert.deepEqual((await runBuild(agents, stays.runId)).version, v1);
   assert.equal((await runBuild(agents, stays.runId)).behavior, 'pinned');
 
-  await startVersionedWorker('v2');
+  await startVersionedWorker('v2', [V2_CHANGE]);
   await makeCurrent(v2);
   const fresh = await agents.startRun({ goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: h.workspace });
   assert.equal((await agents.result(fresh.runId)).status, 'completed');
-  assert.deepEqual(buildsOf(await h.temporal.workflow.getHandle(fresh.runId).fetchHistory()), ['v2'], 'a new run goes to the current build');
+  const freshHistory = await h.temporal.workflow.getHandle(fresh.runId).fetchHistory();
+  assert.deepEqual(buildsOf(freshHistory), ['v2'], 'a new run goes to the current build');
+  assert.deepEqual(activityBuilds(freshHistory), ['callModel:v2', 'callModel:v2', 'callModel:v2'], 'and shows its behaviour: every activity marked by v2');
 
   // Upgrade: replays on this build's code, then pins the run to v2.
   const moved = await upgradeRun(agents, moves.runId, v2);
@@ -118,6 +135,11 @@ test('pinned runs finish on their build; new runs go to the current one; upgrade
   assert.deepEqual(await builds(stays.runId), ['v1'], 'the waiting run stayed on v1 and completed there');
   assert.deepEqual(await builds(refused.runId), ['v1'], 'the refused run finished on v1');
   assert.deepEqual(await builds(moves.runId), ['v1', 'v2'], 'the upgraded run went on on v2');
+  // What each build did shows in the runs: v1's behaviour to the end on the pinned run, v2's after the upgrade.
+  const behaviour = async (runId: string) => activityBuilds(await h.temporal.workflow.getHandle(runId).fetchHistory());
+  assert.deepEqual(await behaviour(stays.runId), ['callModel:v1', 'callModel:v1', 'runTool:v1', 'callModel:v1'], 'the pinned run behaved as v1 throughout');
+  assert.deepEqual(await behaviour(refused.runId), ['callModel:v1', 'callModel:v1', 'runTool:v1', 'callModel:v1']);
+  assert.deepEqual(await behaviour(moves.runId), ['callModel:v1', 'callModel:v1', 'runTool:v2', 'callModel:v2'], 'the upgraded run behaved as v2 from its upgrade');
 
   // Visibility finds a build's runs (the saved view docs/operators.md names).
   await eventually(async () => {

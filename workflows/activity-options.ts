@@ -67,6 +67,13 @@ export const { childTotals } = wf.proxyLocalActivities<AgentActivities>({
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 });
 
+/** What a schedule's runs spent today (visibility): a local activity, recorded in history. */
+export const { scheduleSpend } = wf.proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '30 seconds',
+  summary: "the schedule's spend today",
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+});
+
 /** Quick read-only tools run as local activities: the same durability for their result, one round trip less. */
 const LOCAL_ACTIVITY_MAX_MS = 10_000;
 

@@ -30,6 +30,7 @@ import { recordedRunPrice, type Price } from '../src/wire/pricing.ts';
 import { ModelChain } from './model-chain.ts';
 import { isStop, stopForError, stoppingLine, type Stop } from './stop.ts';
 import { throughStoreOutages } from './store-outage.ts';
+import { scheduleCapStop } from './schedule-cap.ts';
 import { runToolCalls, type ToolStep } from './tool-step.ts';
 import { modelCallSummary, wallTimerSummary } from '../src/wire/summaries.ts';
 import type { RunResult } from '../src/wire/types.ts';
@@ -88,6 +89,9 @@ export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
   decisions.listen();
+  // A scheduled run whose schedule has spent its daily cap stops here, before any model call (`schedule-cap.ts`).
+  const capped = await scheduleCapStop(input, run, carried !== undefined);
+  if (capped) return run.finish(capped);
 
   // The wall-time limit is a durable timer that cancels whatever is in flight (model call, tool, a wait).
   const loopScope = new wf.CancellationScope();

@@ -34,6 +34,7 @@ export const STOP_STATUS: Record<StopReason, RunStatus> = {
   max_tool_calls: 'budget_exceeded',
   no_progress: 'interrupted',
   policy: 'interrupted',
+  schedule_budget: 'interrupted',
   cancelled: 'interrupted',
 };
 

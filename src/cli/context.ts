@@ -48,6 +48,7 @@ export const CLI_OPTIONS = {
   'catchup-window': { type: 'string' },
   jitter: { type: 'string' },
   paused: { type: 'boolean' },
+  'daily-budget': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

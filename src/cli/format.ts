@@ -18,6 +18,10 @@ export function summaryLine(result: RunResult, wallMs: number): string {
 export function answerLines(result: RunResult): string[] {
   const lines = [`answer: ${JSON.stringify(result.output ?? '')}`];
   if (result.interruption?.type === 'cancelled') lines.push(`cancelled: ${result.interruption.reason}`);
+  if (result.interruption?.type === 'schedule_budget') {
+    const { scheduleId, day, spentUsd, dailyBudgetUsd } = result.interruption;
+    lines.push(`skipped: schedule ${scheduleId} had spent $${spentUsd.toFixed(6)} of its $${dailyBudgetUsd} daily budget on ${day}`);
+  }
   if (result.error) lines.push(`error: ${result.error}`);
   // What really happened, whatever the answer says.
   if (result.receipt.length) lines.push(`receipt: ${formatReceipt(result.receipt)}`);

@@ -9,7 +9,7 @@ import { table } from './table.ts';
 
 export const SCHEDULE_USAGE = `schedule create <id> "<goal>"   a scheduled agent: --cron "0 7 * * 1-5" (several: ";"-separated) or --every 1h,
                              [--time-zone Europe/Berlin] [--overlap skip|buffer_one|buffer_all|cancel_other|terminate_other|allow_all]
-                             [--catchup-window 10m] [--jitter 1m] [--paused] [--reason note], and the run options
+                             [--catchup-window 10m] [--jitter 1m] [--daily-budget 0.50] [--paused] [--reason note], and the run options
                              (--model or --agent, --max-turns, --max-budget, --max-wall-ms, --tools, --workspace)
   schedule list | describe <id> | pause <id> [--reason] | unpause <id> | trigger <id> | delete <id>`;
 
@@ -42,6 +42,7 @@ export function scheduleCommand(inv: Invocation): Promise<number> {
           ...(values.overlap ? { overlap: values.overlap } : {}),
           ...(values['catchup-window'] ? { catchupWindow: durationOption(values['catchup-window']) } : {}),
           ...(values.jitter ? { jitter: durationOption(values.jitter) } : {}),
+          ...(values['daily-budget'] ? { dailyBudgetUsd: Number(values['daily-budget']) } : {}),
           ...(values.paused ? { paused: true } : {}),
           ...(values.reason ? { note: values.reason } : {}),
         });
@@ -111,6 +112,7 @@ function describeText(s: AgentSchedule): string {
     ['when', when(s)],
     ['time zone', s.timeZone],
     ['overlap', s.overlap],
+    ['daily budget', s.dailyBudgetUsd === undefined ? '-' : `$${s.dailyBudgetUsd} a day (${s.timeZone})`],
     ['catch-up window', s.catchupWindowMs === undefined ? '-' : `${s.catchupWindowMs / 1000} s`],
     ['jitter', s.jitterMs ? `${s.jitterMs / 1000} s` : '-'],
     ['runs started', String(s.runsStarted ?? '-')],

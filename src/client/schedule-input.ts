@@ -32,6 +32,11 @@ export const scheduleInputSchema = z
     overlap: z.enum(OVERLAP_POLICIES).optional().describe('When the last run has not ended (still running or waiting for a person): default skip.'),
     catchupWindow: durationSchema.optional().describe('How late a time missed while Temporal was down may still start a run (default: Temporal\'s, 1 year).'),
     jitter: durationSchema.optional().describe('Each run starts up to this much later than its time, at random.'),
+    dailyBudgetUsd: z
+      .number()
+      .positive()
+      .optional()
+      .describe("A cap on the schedule's spend per day (USD; a day in `timeZone`): once today's runs have spent it, each further run is skipped at its first step (`interrupted`, reason `schedule_budget`) without calling the model."),
     paused: z.boolean().optional().describe('Create it paused.'),
     note: z.string().max(500).optional().describe('Why the schedule exists or is paused.'),
   })

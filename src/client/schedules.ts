@@ -43,6 +43,8 @@ export interface AgentSchedule {
   everyMs: number[];
   timeZone: string;
   overlap: OverlapPolicy;
+  /** Its cap on spend per day (USD, a day in `timeZone`): further runs that day are skipped (`schedule_budget`). */
+  dailyBudgetUsd?: number;
   /** Present in `describe` (Temporal's list does not carry it). */
   catchupWindowMs?: number;
   jitterMs?: number;
@@ -68,7 +70,9 @@ export class AgentSchedules {
   /** Creates the schedule (InvalidScheduleError, InvalidRunInputError, WorkspaceRefusedError, ScheduleExistsError). */
   async create(input: unknown): Promise<AgentSchedule> {
     const s = parseScheduleInput(input);
-    const run: RunInput = s.run;
+    // A capped schedule's runs carry the cap: each checks today's spend at its first step (`workflows/schedule-cap.ts`).
+    const { schedule: _set, ...asGiven } = s.run;
+    const run: RunInput = s.dailyBudgetUsd === undefined ? asGiven : { ...asGiven, schedule: { id: s.id, dailyBudgetUsd: s.dailyBudgetUsd, timeZone: s.timeZone ?? 'UTC' } };
     if (run.workspace) checkWorkspace(run.workspace, this.agents.workspaceRoots);
     const model = run.model ?? `agent:${run.agent}`;
     const memo: RunMemo = { goal: run.goal.slice(0, MEMO_GOAL_CHARS), model, limits: { ...DEFAULT_LIMITS, ...run.limits } };
@@ -193,6 +197,7 @@ function common(
     cron: Array.isArray(memo?.[CRON_MEMO]) ? (memo[CRON_MEMO] as string[]) : [],
     everyMs: (spec.intervals ?? []).map((i) => Number(i.every)),
     timeZone: spec.timezone || 'UTC',
+    ...(run.schedule ? { dailyBudgetUsd: run.schedule.dailyBudgetUsd } : {}),
     recentRuns: info.recentActions.map((a) => ({ runId: a.action.workflow.workflowId, scheduledAt: a.scheduledAt.toISOString(), startedAt: a.takenAt.toISOString() })),
     nextRunTimes: info.nextActionTimes.map((t) => t.toISOString()),
   };

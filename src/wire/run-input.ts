@@ -76,6 +76,21 @@ export const MODEL_CALLS = ['activity', 'local'] as const;
 /** How a run's model calls are made: `activity` (default) or `local` (a local activity; see `RunInput.modelCall`). */
 export type ModelCall = (typeof MODEL_CALLS)[number];
 
+/**
+ * Set by a schedule with a daily spend cap (`src/client/schedules.ts`), not by hand: before its first model
+ * call, the run totals what today's runs of the schedule spent (a day in `timeZone`) and, at the cap, stops
+ * at once (`interrupted`, `schedule_budget`) without calling the model.
+ */
+export const scheduleCapSchema = z
+  .object({
+    id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a schedule id is 1-64 letters, digits, "_" or "-"'),
+    dailyBudgetUsd: z.number().positive(),
+    timeZone: z.string().min(1).max(64),
+  })
+  .strict();
+/** A scheduled run's daily spend cap: the schedule, the cap (USD per day), the time zone its day is read in. */
+export type ScheduleCap = z.infer<typeof scheduleCapSchema>;
+
 export const runInputSchema = z
   .object({
     goal: z.string().min(1, 'goal is empty: say what the agent should do').max(MAX_GOAL_CHARS, `goal is longer than ${MAX_GOAL_CHARS} characters: put large material in the workspace and name it`),
@@ -130,6 +145,8 @@ export const runInputSchema = z
     research: researchOptionsSchema.optional(),
     /** What the harness asks the model when it summarises older turns to fit the context window (default: `DEFAULT_SUMMARY_PROMPT`). */
     summaryPrompt: z.string().min(1).max(MAX_SYSTEM_CHARS).optional(),
+    /** Set by a schedule that caps its spend per day (`dailyBudgetUsd`): which schedule, the cap, its time zone. */
+    schedule: scheduleCapSchema.optional(),
   })
   .strict();
 /** What starts a run: the goal, the model, and optionally its tools, limits, policy, workspace, output schema and more. */

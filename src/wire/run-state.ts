@@ -23,6 +23,8 @@ export const interruptionSchema = z.discriminatedUnion('type', [
   /** The model kept repeating itself: `detail` says how. */
   z.object({ type: z.literal('no_progress'), detail: z.string() }),
   z.object({ type: z.literal('policy'), denials: z.number() }),
+  /** A scheduled run skipped before its first model call: the schedule's runs had spent `spentUsd` of `dailyBudgetUsd` on `day` (in its time zone). */
+  z.object({ type: z.literal('schedule_budget'), scheduleId: z.string(), day: z.string(), spentUsd: z.number(), dailyBudgetUsd: z.number() }),
 ]);
 
 export const usageSchema = z.object({

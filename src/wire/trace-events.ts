@@ -64,6 +64,11 @@ export type TraceEvent =
       costUsd: number;
       head: string;
     }
+  /**
+   * A scheduled run skipped for its schedule's daily spend cap: today's runs of `scheduleId` (`day`, in the
+   * schedule's time zone) had spent `spentUsd` of `dailyBudgetUsd`. The model was not called; `run_stopped` follows.
+   */
+  | { type: 'schedule_skipped'; scheduleId: string; day: string; spentUsd: number; dailyBudgetUsd: number; runs: number }
   /** The run goes on in a fresh execution (same run id) to keep its history small. */
   | { type: 'continued_as_new'; turns: number; historyEvents: number; historyBytes: number }
   /**

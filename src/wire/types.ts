@@ -53,6 +53,8 @@ export const STOP_REASONS = [
   'max_time',
   'max_tool_calls',
   'no_progress',
+  /** A scheduled run skipped: its schedule's spend today had reached the schedule's daily cap. */
+  'schedule_budget',
   'output_contract',
   'policy',
   'model_error',

@@ -101,6 +101,12 @@ export interface AgentWorkerOptions {
    * Default: unversioned.
    */
   deployment?: WorkerDeployment | null;
+  /**
+   * Workflow interceptor modules (absolute paths, each exporting `interceptors`) bundled into this worker's
+   * workflow code, after the tracing ones. A change made this way is a change of workflow code: it must
+   * replay the histories of runs it may take (`test/versioning.test.ts` builds a v2 this way).
+   */
+  workflowInterceptorModules?: readonly string[];
 }
 
 /**
@@ -204,7 +210,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue,
-    workflowBundle: await workflowBundle({ interceptorModules: tracing.interceptorModules }),
+    workflowBundle: await workflowBundle({ interceptorModules: [...tracing.interceptorModules, ...(options.workflowInterceptorModules ?? [])] }),
     ...(tracing.interceptors ? { interceptors: tracing.interceptors } : {}),
     activities,
     sinks: { ...traces.sinks(), ...tracing.sinks },

@@ -22,6 +22,7 @@ const scheduleSchema = z
     everyMs: z.array(z.number()),
     timeZone: z.string(),
     overlap: z.enum(OVERLAP_POLICIES),
+    dailyBudgetUsd: z.number().optional().describe("Its cap on spend per day (USD, a day in `timeZone`): further runs that day are skipped, `interrupted` with reason `schedule_budget`."),
     catchupWindowMs: z.number().optional(),
     jitterMs: z.number().optional(),
     recentRuns: z.array(z.object({ runId: z.string(), scheduledAt: z.string(), startedAt: z.string() })).describe('The runs it started last, oldest first; a run id is `schedule-<id>-<time>`.'),
