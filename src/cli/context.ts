@@ -47,6 +47,9 @@ export const CLI_OPTIONS = {
   'catchup-window': { type: 'string' },
   jitter: { type: 'string' },
   paused: { type: 'boolean' },
+  // gc
+  'older-than': { type: 'string' },
+  'dry-run': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
