@@ -4,11 +4,17 @@
  * Asks Temporal about each run first: one it reports open stays (src/store/retention.ts says what else stays).
  */
 import { RunNotFoundError } from '../client/client.ts';
-import { collectGarbage, gcReportLines, parseAge, retentionMs } from '../store/retention.ts';
-import { NO_WORKER, withRuntime, type Invocation } from './context.ts';
+import { collectGarbage, gcReportLines, parseAge, RetentionSettingError, retentionMs } from '../store/retention.ts';
+import { NO_WORKER, UsageError, withRuntime, type Invocation } from './context.ts';
 
 export function gcCommand(inv: Invocation): Promise<number> {
-  const olderThanMs = inv.values['older-than'] !== undefined ? parseAge(inv.values['older-than']) : retentionMs();
+  let olderThanMs: number;
+  try {
+    olderThanMs = inv.values['older-than'] !== undefined ? parseAge(inv.values['older-than']) : retentionMs();
+  } catch (error) {
+    if (error instanceof RetentionSettingError) throw new UsageError(error.message);
+    throw error;
+  }
   return withRuntime(NO_WORKER, async (rt) => {
     const report = await collectGarbage(rt.store, {
       olderThanMs,
