@@ -640,6 +640,7 @@ describe('PostgreSQL store: migrations and outages', { skip: pgSkip }, () => {
         { version: 1, file: '001_init.sql' },
         { version: 2, file: '002_trace_tasks.sql' },
         { version: 3, file: '003_worker_offers.sql' },
+        { version: 4, file: '004_retention.sql' },
       ]);
       assert.equal((await stores[0]!.beginEffect('k', 't', {})).created, true);
       assert.equal((await stores[3]!.beginEffect('k', 't', {})).created, false);
