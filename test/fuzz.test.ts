@@ -75,7 +75,7 @@ after(async () => {
   await h?.agents.cancelRun(waitingRun, 'fuzzing over').catch(() => {});
   await local?.close();
   await api?.close();
-  await h?.close();
+  await h?.replayAndClose();
 });
 
 // ── Requests: raw, so that anything a client can put on the wire reaches the server ─────────────────────────
