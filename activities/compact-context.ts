@@ -7,6 +7,7 @@
  * 3. the tool results of the kept turns but the latest become stubs too.
  * `force` (the provider refused the request) takes steps 1 and 2 whatever the count says.
  */
+import { owningRun } from './owning-run.ts';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AgentStore } from '../src/store/store.ts';
@@ -84,7 +85,7 @@ export function createCompactContext({ endpoints, store, transcripts }: CompactC
       for (const index of indexes) {
         const m = messages[index]!;
         if (m.role !== 'tool') continue;
-        const ref = await orStoreFailure(store.putOutput(m.content));
+        const ref = await orStoreFailure(store.putOutput(m.content, owningRun()));
         const elided = { index, tool: m.name, toolCallId: m.tool_call_id, chars: m.content.length, ref };
         record.elided.push(elided);
         messages[index] = { ...m, content: stubText(elided) };

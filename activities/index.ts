@@ -1,4 +1,5 @@
 /** The agent's activities: everything with I/O. The workflow imports this module as a type only. */
+import { owningRun } from './owning-run.ts';
 import type { Client } from '@temporalio/client';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { withTool, type ToolRegistry } from '../src/tools/registry.ts';
@@ -86,7 +87,7 @@ export function createActivities(deps: ActivityDeps) {
         tools,
         defaultWorkspace: deps.defaultWorkspace,
         workspaceRoots: deps.workspaceRoots,
-        keepOutput: (text) => deps.store.putOutput(text),
+        keepOutput: (text) => deps.store.putOutput(text, owningRun()),
         client: deps.client,
         store: deps.store,
         runLog: deps.toolRunLog,

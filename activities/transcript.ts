@@ -10,6 +10,7 @@ import type { ChatMessage } from '../src/wire/types.ts';
 import { linkHash, type CompactionRecord } from '../src/wire/transcript-link.ts';
 import { AgentError } from '../src/wire/agent-error.ts';
 import { FailureType } from '../src/wire/failures.ts';
+import { owningRun } from './owning-run.ts';
 
 export class TranscriptMissingError extends AgentError {
   override readonly name = 'TranscriptMissingError';
@@ -29,14 +30,14 @@ export class TranscriptChain {
 
   /** Stores `messages` after `prev` under `head`; the store refuses a head that does not name them. */
   async append(prev: string | null, messages: ChatMessage[], head: string): Promise<void> {
-    await this.store.putLink(head, { prev, messages });
+    await this.store.putLink(head, { prev, messages }, owningRun());
   }
 
   /** Stores a compaction link (its messages: the whole conversation from now on) after `prev`; returns its head. */
   async compact(prev: string, messages: ChatMessage[], compaction: CompactionRecord): Promise<string> {
     const link = { prev, messages, compaction };
     const head = linkHash(link);
-    await this.store.putLink(head, link);
+    await this.store.putLink(head, link, owningRun());
     return head;
   }
 

@@ -17,6 +17,7 @@ import { linkHash, type TranscriptLink } from '../src/wire/transcript-link.ts';
 import { StoreIntegrityError, StoreUnavailableError } from '../src/store/errors.ts';
 import { openStore, storeTarget } from '../src/store/open-store.ts';
 import { PostgresStore } from '../src/store/postgres-store.ts';
+import { collectGarbage } from '../src/store/retention.ts';
 import { nodeSqlite } from '../src/store/sqlite-module.ts';
 import { SqliteStore } from '../src/store/sqlite-store.ts';
 import { loadMigrations } from '../src/store/migration-files.ts';
@@ -245,6 +246,71 @@ function contractSuite(backend: Backend, options: { skip?: string | false } = {}
       await assert.rejects(b.getOutput('not-a-ref'), TypeError);
       await backend.exec('UPDATE outputs SET body = $1 WHERE ref = $2', ['forged', ref]);
       await assert.rejects(b.getOutput(ref), StoreIntegrityError);
+    });
+
+    test('retention: gc removes finished runs and what only they owned; open, kept and recent runs, their children and shared content stay', async () => {
+      const p = unique('gc');
+      const [done, open, kept, busy] = ['done', 'open', 'kept', 'busy'].map((n) => `${p}-${n}`) as [string, string, string, string];
+      const doneChild = `${done}:research:t1.1`;
+      const openChild = `${open}:research:t1.1`;
+      const LONG_AGO = '2020-06-01T00:00:00.000Z';
+      const stopped = (runId: string, seq: number): TraceLine => ({ runId, seq, at: LONG_AGO, type: 'run_stopped', status: 'completed', reason: null, turns: 1, toolRuns: 0, costUsd: 0 });
+      const withStop = async (runId: string) => {
+        await a.publishTrace(runId, [{ line: turnLine(runId, 1, 1) }, { line: stopped(runId, 2) }]);
+      };
+      for (const runId of [done, kept, busy, doneChild, openChild]) await withStop(runId);
+      await a.publishTrace(open, [{ line: turnLine(open, 1, 1) }]); // no run_stopped: still running, whatever its age
+      await a.keepRun(kept, 'recorded → recordings/kept.json');
+      const shared = link(null, `${p} shared first turn`);
+      const onlyDone = link(shared.hash, `${p} done's second turn`);
+      const keptLink = link(null, `${p} kept`);
+      const legacy = link(null, `${p} written before owners existed`);
+      await a.putLink(shared.hash, shared.link, done);
+      await b.putLink(shared.hash, shared.link, open); // the same content from another run, on another host
+      await a.putLink(onlyDone.hash, onlyDone.link, done);
+      await a.putLink(keptLink.hash, keptLink.link, kept);
+      await a.putLink(legacy.hash, legacy.link);
+      const doneOutput = await a.putOutput(`${p} only done's output`, done);
+      const sharedOutput = await a.putOutput(`${p} an output both keep`, done);
+      await b.putOutput(`${p} an output both keep`, openChild);
+      const childOutput = await a.putOutput(`${p} the child's output`, doneChild);
+
+      // Only this test's runs stopped before 2021: the other tests' traces are of now.
+      const options = { olderThanMs: 0, now: new Date('2021-01-01T00:00:00Z'), isOpen: (runId: string) => Promise.resolve(runId === busy) };
+      const dry = await collectGarbage(b, { ...options, dryRun: true });
+      assert.deepEqual(dry.collected.map((r) => r.runId).sort(), [done, doneChild].sort(), 'a dry run lists what would go');
+      assert.equal((await a.readTrace(done)).length, 2, 'and removes nothing');
+
+      const report = await collectGarbage(b, options);
+      assert.deepEqual(report.collected.map((r) => r.runId).sort(), [done, doneChild].sort());
+      assert.deepEqual(new Map(report.skipped.map((s) => [s.runId, s.why])), new Map([
+        [busy, 'Temporal reports it still open'],
+        [openChild, `its parent ${open} stays`],
+      ]), 'the kept run is not even a candidate; an open one in Temporal and a child of an open run stay');
+      const collectedDone = report.collected.find((r) => r.runId === done)!;
+      assert.deepEqual({ ...collectedDone }, { runId: done, kept: false, traceLines: 2, events: 2, links: 1, outputs: 1 });
+      for (const runId of [done, doneChild]) {
+        assert.deepEqual(await a.readTrace(runId), [], `${runId}'s trace is gone`);
+        assert.deepEqual(await a.readEvents(runId), [], `${runId}'s events are gone`);
+      }
+      assert.equal(await a.getLink(onlyDone.hash), undefined, 'a link only the collected run owned is gone');
+      assert.equal(await a.getOutput(doneOutput), undefined);
+      assert.equal(await a.getOutput(childOutput), undefined);
+      assert.deepEqual(await a.getLink(shared.hash), shared.link, 'a link an open run owns too stays');
+      assert.equal(await a.getOutput(sharedOutput), `${p} an output both keep`);
+      assert.deepEqual(await a.getLink(keptLink.hash), keptLink.link, 'the kept run keeps its links');
+      assert.deepEqual(await a.getLink(legacy.hash), legacy.link, 'a link with no owner is never collected');
+      for (const runId of [open, kept, busy, openChild]) assert.ok((await a.readTrace(runId)).length > 0, `${runId}'s trace stays`);
+      assert.deepEqual((await a.keptRuns()).filter((r) => r.runId.startsWith(p)).map((r) => [r.runId, r.reason]), [[kept, 'recorded → recordings/kept.json']]);
+      assert.deepEqual(await a.collectRun(kept), { runId: kept, kept: true, traceLines: 0, events: 0, links: 0, outputs: 0 }, 'collectRun itself refuses a kept run');
+
+      // The open run stops: now it goes, its child with it, and the content the three shared.
+      await a.publishTrace(open, [{ line: stopped(open, 2) }]);
+      const later = await collectGarbage(b, { ...options, isOpen: () => Promise.resolve(false) });
+      assert.deepEqual(later.collected.map((r) => r.runId).sort(), [busy, open, openChild].sort());
+      assert.equal(await a.getLink(shared.hash), undefined, 'the last owner gone, the shared link goes');
+      assert.equal(await a.getOutput(sharedOutput), undefined);
+      assert.ok((await a.readTrace(kept)).length > 0, 'the kept run still stays');
     });
 
     test('events: ids 1, 2, 3 per run across instances; read after an id, with a limit', async () => {
@@ -574,6 +640,7 @@ describe('PostgreSQL store: migrations and outages', { skip: pgSkip }, () => {
         { version: 1, file: '001_init.sql' },
         { version: 2, file: '002_trace_tasks.sql' },
         { version: 3, file: '003_worker_offers.sql' },
+        { version: 4, file: '004_retention.sql' },
       ]);
       assert.equal((await stores[0]!.beginEffect('k', 't', {})).created, true);
       assert.equal((await stores[3]!.beginEffect('k', 't', {})).created, false);

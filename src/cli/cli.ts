@@ -26,6 +26,8 @@ const USAGE = `usage: ${AGENT} <command> [options]
   replay <file>              replay a recording with no model and print the trajectory diff  [--policy json]
                              [--limits json] [--lenient] [--tool-mode dry-run|recorded|live] [--workspace dir]
                              [--extra-approvals approve|reject] [--no-worker]
+  gc                         remove finished runs' traces, events, transcripts and kept outputs from the store
+                             [--older-than 30d] [--dry-run] (default age: AGENT_RETENTION_DAYS, else 30 days)
   ${SCHEDULE_USAGE}
   list                       list runs, newest first  [--status s1,s2] [--pending] [--tool name] [--limit n]
   agents                     list the agents and tools the workers offer, per task queue (from the store)
@@ -55,7 +57,7 @@ exit status: 0 done; 1 the verdict is no (run/result: the run did not complete; 
              diverged from the recording) or an error; 2 a usage error
 
 environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, OPENAI_BASE_URL, OPENAI_API_KEY, MODEL,
-             AGENT_DATA_DIR, AGENT_WORKSPACE, AGENT_WORKSPACE_ROOTS, AGENT_TASK_QUEUE, AGENT_SCENARIO_DIRS,
+             AGENT_DATA_DIR, AGENT_RETENTION_DAYS, AGENT_WORKSPACE, AGENT_WORKSPACE_ROOTS, AGENT_TASK_QUEUE, AGENT_SCENARIO_DIRS,
              AGENT_SCRIPTED_MODELS=1 (a worker plays scripted:* models, as with --scripted),
              AGENT_ROLLING_DEPLOY=1 (a worker starts although live workers on its queue offer other tools)`;
 

@@ -9,6 +9,7 @@ import { getHeapStatistics } from 'node:v8';
 import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
 import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
 import { runAndWait } from './run-and-wait.ts';
+import { gcCommand } from './gc-command.ts';
 import { scheduleCommand } from './schedule-command.ts';
 import { buildText, upgrade } from './upgrade-command.ts';
 import { noWorkerHint, servesScripted } from './keyless.ts';
@@ -73,6 +74,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
       return 0;
     }),
   replay,
+  gc: gcCommand,
   schedule: scheduleCommand,
   list: (inv) =>
     withRuntime(NO_WORKER, async (rt) => {

@@ -49,6 +49,9 @@ export const CLI_OPTIONS = {
   jitter: { type: 'string' },
   paused: { type: 'boolean' },
   'daily-budget': { type: 'string' },
+  // gc
+  'older-than': { type: 'string' },
+  'dry-run': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

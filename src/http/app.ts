@@ -10,6 +10,7 @@ import type { AgentClient } from '../client/client.ts';
 import type { AgentStore } from '../store/store.ts';
 import { authHook } from './auth-hook.ts';
 import type { Authenticator, Principal } from './auth.ts';
+import { clientErrorHandler } from './client-errors.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { EventStreams } from './event-stream.ts';
 import { EventTickets } from './event-tickets.ts';
@@ -62,6 +63,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     routerOptions: { maxParamLength: 1000 },
     // A bad URL or a too long path parameter fails before any route: the same {error, message} body as the rest.
     frameworkErrors: errorHandler,
+    // Bytes Node's HTTP parser refuses: the same body too, then the connection closes.
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

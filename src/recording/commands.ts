@@ -17,7 +17,7 @@ import { appendRecordedTask } from './as-task.ts';
 import { recordRun } from './record.ts';
 import { replayRecording } from './replay.ts';
 import { renderReplayReport, type ReplayReport } from './report.ts';
-import { loadRecording } from './schema.ts';
+import { loadRecording, type Recording } from './schema.ts';
 import { AgentError } from '../wire/agent-error.ts';
 
 export class RecordingUsageError extends AgentError {
@@ -36,6 +36,8 @@ export async function recordCommand(deps: { agents: AgentClient; store: AgentSto
   const out = path.resolve(args.out ?? (args.asTask ? path.join(path.dirname(args.asTask), `${runId}.json`) : path.join('recordings', `${runId}.json`)));
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(recording, null, 2) + '\n');
+  // The recording names the run's store rows (kept outputs, compaction links): gc must never take them.
+  await keepRecorded(deps.store, recording, `recorded → ${out}`);
   const lines = [
     `recorded ${runId}: ${count(recording.turns.length, 'turn')}, ${count(recording.toolResults.length, 'tool result')}, ${count(recording.decisions.length, 'decision')}, ` +
       `${count(recording.children.length, 'research child', 'research children')}, ${count(recording.executions.length, 'execution')}` +
@@ -44,6 +46,12 @@ export async function recordCommand(deps: { agents: AgentClient; store: AgentSto
   for (const gap of recording.gaps) lines.push(`not recorded: ${gap}`);
   if (args.asTask) lines.push(`eval task "${appendRecordedTask(args.asTask, out, recording)}" appended to ${args.asTask}`);
   return lines;
+}
+
+/** Keeps the recorded run and its children (recursively) from gc. */
+async function keepRecorded(store: AgentStore, recording: Recording, reason: string): Promise<void> {
+  await store.keepRun(recording.runId, reason);
+  for (const child of recording.children) await keepRecorded(store, child.recording, reason);
 }
 
 export interface ReplayArgs {

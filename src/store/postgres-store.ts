@@ -20,8 +20,10 @@ import type { WorkerOffer } from '../offers/offer.ts';
 import type {
   AgentStore,
   BeginEffectResult,
+  CollectedRun,
   EffectEntry,
   EventListener,
+  StoppedRun,
   StoredEvent,
   SubscribeOptions,
   TraceWrite,
@@ -161,8 +163,10 @@ export class PostgresStore implements AgentStore {
     return this.migrated;
   }
 
-  async putLink(hash: string, link: TranscriptLink): Promise<void> {
+  async putLink(hash: string, link: TranscriptLink, owner?: string): Promise<void> {
     const body = checkedLinkBody(hash, link);
+    // The owner first, committed: a gc that runs meanwhile sees it and keeps the link (retention.ts).
+    if (owner !== undefined) await this.own(hash, owner);
     await this.query('INSERT INTO transcript_links (hash, prev, body) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING', [hash, link.prev, body]);
   }
 
@@ -221,8 +225,9 @@ export class PostgresStore implements AgentStore {
     return currentLines(rows);
   }
 
-  async putOutput(text: string): Promise<string> {
+  async putOutput(text: string, owner?: string): Promise<string> {
     const ref = outputRef(text);
+    if (owner !== undefined) await this.own(ref, owner);
     await this.query('INSERT INTO outputs (ref, body) VALUES ($1, $2) ON CONFLICT (ref) DO NOTHING', [ref, text]);
     return ref;
   }
@@ -231,6 +236,51 @@ export class PostgresStore implements AgentStore {
     if (!isOutputRef(ref)) throw new TypeError(`not an output reference: ${JSON.stringify(ref)} (expected output:<64 hex digits>)`);
     const { rows } = await this.query<{ body: string }>('SELECT body FROM outputs WHERE ref = $1', [ref]);
     return rows[0] ? verifiedOutput(ref, rows[0].body) : undefined;
+  }
+
+  private async own(ref: string, runId: string): Promise<void> {
+    await this.query('INSERT INTO content_owners (ref, run_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [ref, runId]);
+  }
+
+  async keepRun(runId: string, reason: string): Promise<void> {
+    await this.query('INSERT INTO kept_runs (run_id, reason, kept_at) VALUES ($1, $2, $3) ON CONFLICT (run_id) DO UPDATE SET reason = excluded.reason', [
+      runId,
+      reason,
+      new Date().toISOString(),
+    ]);
+  }
+
+  async keptRuns(): Promise<{ runId: string; reason: string; keptAt: string }[]> {
+    const { rows } = await this.query<{ run_id: string; reason: string; kept_at: string }>('SELECT run_id, reason, kept_at FROM kept_runs ORDER BY kept_at, run_id', []);
+    return rows.map((r) => ({ runId: r.run_id, reason: r.reason, keptAt: r.kept_at }));
+  }
+
+  async stoppedRuns(before: string): Promise<StoppedRun[]> {
+    // The LIKE skips the JSON parse of every other line.
+    const { rows } = await this.query<{ run_id: string; stopped_at: string }>(
+      `SELECT t.run_id, MAX(t.line::jsonb ->> 'at') AS stopped_at FROM trace_lines t
+       WHERE t.line LIKE '%"run_stopped"%' AND t.line::jsonb ->> 'type' = 'run_stopped'
+         AND NOT EXISTS (SELECT 1 FROM kept_runs k WHERE k.run_id = t.run_id)
+       GROUP BY t.run_id HAVING MAX(t.line::jsonb ->> 'at') < $1 ORDER BY stopped_at, t.run_id`,
+      [before],
+    );
+    return rows.map((r) => ({ runId: r.run_id, stoppedAt: r.stopped_at }));
+  }
+
+  async collectRun(runId: string): Promise<CollectedRun> {
+    return this.transaction(async (client) => {
+      // FOR SHARE: a keepRun of this run waits for the collection, or the collection sees it.
+      const kept = await client.query('SELECT 1 FROM kept_runs WHERE run_id = $1 FOR SHARE', [runId]);
+      if (kept.rowCount) return { runId, kept: true, traceLines: 0, events: 0, links: 0, outputs: 0 };
+      const refs = (await client.query<{ ref: string }>('DELETE FROM content_owners WHERE run_id = $1 RETURNING ref', [runId])).rows.map((r) => r.ref);
+      const orphan = 'AND NOT EXISTS (SELECT 1 FROM content_owners o WHERE o.ref = ';
+      const links = await client.query(`DELETE FROM transcript_links l WHERE l.hash = ANY($1) ${orphan}l.hash)`, [refs]);
+      const outputs = await client.query(`DELETE FROM outputs x WHERE x.ref = ANY($1) ${orphan}x.ref)`, [refs]);
+      const traceLines = await client.query('DELETE FROM trace_lines WHERE run_id = $1', [runId]);
+      const events = await client.query('DELETE FROM run_events WHERE run_id = $1', [runId]);
+      await client.query('DELETE FROM run_event_heads WHERE run_id = $1', [runId]);
+      return { runId, kept: false, traceLines: traceLines.rowCount ?? 0, events: events.rowCount ?? 0, links: links.rowCount ?? 0, outputs: outputs.rowCount ?? 0 };
+    });
   }
 
   async appendEvent(runId: string, event: unknown): Promise<StoredEvent> {

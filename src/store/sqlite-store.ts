@@ -22,6 +22,8 @@ import { nodeSqlite } from './sqlite-module.ts';
 import type {
   AgentStore,
   BeginEffectResult,
+  CollectedRun,
+  StoppedRun,
   EffectEntry,
   EventListener,
   StoredEvent,
@@ -98,7 +100,19 @@ export class SqliteStore implements AgentStore {
     | 'dataVersion'
     | 'putWorkerOffer'
     | 'listWorkerOffers'
-    | 'deleteWorkerOffer',
+    | 'deleteWorkerOffer'
+    | 'own'
+    | 'keepRun'
+    | 'keptRuns'
+    | 'isKept'
+    | 'stoppedRuns'
+    | 'ownedBy'
+    | 'disown'
+    | 'isOwned'
+    | 'deleteLink'
+    | 'deleteOutput'
+    | 'deleteTrace'
+    | 'deleteEvents',
     StatementSync
   >;
   private readonly fanout: EventFanout;
@@ -157,6 +171,24 @@ export class SqliteStore implements AgentStore {
         ),
         listWorkerOffers: this.db.prepare('SELECT * FROM worker_offers ORDER BY task_queue, worker_id'),
         deleteWorkerOffer: this.db.prepare('DELETE FROM worker_offers WHERE worker_id = ?'),
+        own: this.db.prepare('INSERT INTO content_owners (ref, run_id) VALUES (?, ?) ON CONFLICT DO NOTHING'),
+        keepRun: this.db.prepare('INSERT INTO kept_runs (run_id, reason, kept_at) VALUES (?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET reason = excluded.reason'),
+        keptRuns: this.db.prepare('SELECT run_id, reason, kept_at FROM kept_runs ORDER BY kept_at, run_id'),
+        isKept: this.db.prepare('SELECT 1 AS kept FROM kept_runs WHERE run_id = ?'),
+        // The LIKE skips the JSON parse of every other line.
+        stoppedRuns: this.db.prepare(
+          `SELECT t.run_id AS run_id, MAX(json_extract(t.line, '$.at')) AS stopped_at FROM trace_lines t
+           WHERE t.line LIKE '%"run_stopped"%' AND json_extract(t.line, '$.type') = 'run_stopped'
+             AND NOT EXISTS (SELECT 1 FROM kept_runs k WHERE k.run_id = t.run_id)
+           GROUP BY t.run_id HAVING stopped_at < ? ORDER BY stopped_at, t.run_id`,
+        ),
+        ownedBy: this.db.prepare('SELECT ref FROM content_owners WHERE run_id = ?'),
+        disown: this.db.prepare('DELETE FROM content_owners WHERE run_id = ?'),
+        isOwned: this.db.prepare('SELECT 1 AS owned FROM content_owners WHERE ref = ? LIMIT 1'),
+        deleteLink: this.db.prepare('DELETE FROM transcript_links WHERE hash = ?'),
+        deleteOutput: this.db.prepare('DELETE FROM outputs WHERE ref = ?'),
+        deleteTrace: this.db.prepare('DELETE FROM trace_lines WHERE run_id = ?'),
+        deleteEvents: this.db.prepare('DELETE FROM run_events WHERE run_id = ?'),
       };
     } catch (error) {
       this.db.close();
@@ -167,9 +199,11 @@ export class SqliteStore implements AgentStore {
     this.hub.on('append', this.onHub);
   }
 
-  putLink(hash: string, link: TranscriptLink): Promise<void> {
+  putLink(hash: string, link: TranscriptLink, owner?: string): Promise<void> {
     return this.call(() => {
       const body = checkedLinkBody(hash, link);
+      // The owner first: a gc between the two statements then sees it and keeps the link (retention.ts).
+      if (owner !== undefined) this.sql.own.run(hash, owner);
       this.sql.putLink.run(hash, link.prev, body, new Date().toISOString());
     });
   }
@@ -250,9 +284,10 @@ export class SqliteStore implements AgentStore {
     return this.call(() => currentLines(this.sql.readTrace.all(runId) as unknown as TraceRow[]));
   }
 
-  putOutput(text: string): Promise<string> {
+  putOutput(text: string, owner?: string): Promise<string> {
     return this.call(() => {
       const ref = outputRef(text);
+      if (owner !== undefined) this.sql.own.run(ref, owner);
       this.sql.putOutput.run(ref, text, new Date().toISOString());
       return ref;
     });
@@ -299,6 +334,38 @@ export class SqliteStore implements AgentStore {
 
   deleteWorkerOffers(workerIds: readonly string[]): Promise<void> {
     return this.call(() => this.inWriteTransaction(() => workerIds.forEach((id) => this.sql.deleteWorkerOffer.run(id))));
+  }
+
+  keepRun(runId: string, reason: string): Promise<void> {
+    return this.call(() => void this.sql.keepRun.run(runId, reason, new Date().toISOString()));
+  }
+
+  keptRuns(): Promise<{ runId: string; reason: string; keptAt: string }[]> {
+    return this.call(() => (this.sql.keptRuns.all() as { run_id: string; reason: string; kept_at: string }[]).map((r) => ({ runId: r.run_id, reason: r.reason, keptAt: r.kept_at })));
+  }
+
+  stoppedRuns(before: string): Promise<StoppedRun[]> {
+    return this.call(() => (this.sql.stoppedRuns.all(before) as { run_id: string; stopped_at: string }[]).map((r) => ({ runId: r.run_id, stoppedAt: r.stopped_at })));
+  }
+
+  collectRun(runId: string): Promise<CollectedRun> {
+    return this.call(() =>
+      this.inWriteTransaction(() => {
+        if (this.sql.isKept.get(runId)) return { runId, kept: true, traceLines: 0, events: 0, links: 0, outputs: 0 };
+        const refs = (this.sql.ownedBy.all(runId) as { ref: string }[]).map((r) => r.ref);
+        this.sql.disown.run(runId);
+        let links = 0;
+        let outputs = 0;
+        for (const ref of refs) {
+          if (this.sql.isOwned.get(ref)) continue;
+          if (isOutputRef(ref)) outputs += Number(this.sql.deleteOutput.run(ref).changes);
+          else links += Number(this.sql.deleteLink.run(ref).changes);
+        }
+        const traceLines = Number(this.sql.deleteTrace.run(runId).changes);
+        const events = Number(this.sql.deleteEvents.run(runId).changes);
+        return { runId, kept: false, traceLines, events, links, outputs };
+      }),
+    );
   }
 
   async subscribe(runId: string, listener: EventListener, options: SubscribeOptions = {}): Promise<Unsubscribe> {

@@ -20,6 +20,22 @@ export interface TraceWrite {
   task?: TraceTask;
 }
 
+/** A run whose trace says it stopped, and when (the `run_stopped` line's `at`). */
+export interface StoppedRun {
+  runId: string;
+  stoppedAt: string;
+}
+
+/** What `collectRun` removed (all 0 and `kept: true` when the run is kept). */
+export interface CollectedRun {
+  runId: string;
+  kept: boolean;
+  traceLines: number;
+  events: number;
+  links: number;
+  outputs: number;
+}
+
 /** A side-effect ledger entry, unique by idempotency key. */
 export interface EffectEntry {
   /** The idempotency key, `<runId>:<runKey>`: the run (its workflow id) and the tool run's key within it (see ToolContext). */
@@ -85,9 +101,10 @@ export interface AgentStore {
   /**
    * Stores `link` under `hash`, which must be `linkHash(link)` (src/wire/transcript-link.ts: the name the
    * workflow gives the link): a mismatch rejects with StoreIntegrityError and stores nothing. Putting an
-   * existing hash is a no-op.
+   * existing hash stores nothing new. `owner`: the run that uses the link (its workflow id), recorded even
+   * when the link was stored before; `gc` removes a link once no kept run owns it (retention.ts).
    */
-  putLink(hash: string, link: TranscriptLink): Promise<void>;
+  putLink(hash: string, link: TranscriptLink, owner?: string): Promise<void>;
   /**
    * The link stored under `hash`, or undefined if there is none. The store verifies that the stored
    * content hashes to `hash` and rejects with StoreIntegrityError otherwise: a caller never sees a
@@ -126,7 +143,8 @@ export interface AgentStore {
 
   // ── Large tool outputs: content-addressed ─────────────────────────────────────────────────────────
   /** Stores `text` and returns its reference, `output:<hex>`, the SHA-256 of its UTF-8 bytes (`outputRef` of content-address.ts); the same text twice is one row. */
-  putOutput(text: string): Promise<string>;
+  /** `owner`: the run that keeps the output (as for `putLink`). */
+  putOutput(text: string, owner?: string): Promise<string>;
   /** The text stored under `ref`, or undefined; StoreIntegrityError if it does not hash to `ref`. */
   getOutput(ref: string): Promise<string | undefined>;
 
@@ -151,6 +169,23 @@ export interface AgentStore {
   listWorkerOffers(): Promise<WorkerOffer[]>;
   /** Removes these workers' publications (unknown ids are ignored). */
   deleteWorkerOffers(workerIds: readonly string[]): Promise<void>;
+
+  // ── Retention (retention.ts, docs/operations-retention.md) ────────────────────────────────────────
+  /** Keeps the run from `gc` for good (`record` does, for the run and its children); again: the reason is replaced. */
+  keepRun(runId: string, reason: string): Promise<void>;
+  /** The runs kept from gc, with why. */
+  keptRuns(): Promise<{ runId: string; reason: string; keptAt: string }[]>;
+  /**
+   * Runs whose trace holds a `run_stopped` line timed before `before` (ISO), oldest first: the store's
+   * evidence that a run has finished. Kept runs are not listed.
+   */
+  stoppedRuns(before: string): Promise<StoppedRun[]>;
+  /**
+   * Removes the run's trace lines, events and ownership of content, then the transcript links and outputs
+   * no run owns any more, in one transaction; a kept run is left alone (`kept: true`). The caller decides
+   * that the run has finished (retention.ts): this method does not check.
+   */
+  collectRun(runId: string): Promise<CollectedRun>;
 
   /** Closes connections and timers; the store is unusable afterwards. Idempotent. */
   close(): Promise<void>;
