@@ -1,11 +1,11 @@
 import type { Scenario } from '../../../src/scripted-model/scenario.ts';
 
 /**
- * Every reply of `scenario` after `CHAOS_MODEL_MS` (default 300 ms), as a provider takes time to answer: so
+ * Every reply of `scenario` after `CHAOS_MODEL_MS` (default 1 s), as a provider takes time to answer: so
  * a SIGKILLed worker has model calls in flight (the scripted server records them aborted), which is how the
  * chaos run measures recovery after a kill. Not a scenario itself: the files beside it are.
  */
-export const MODEL_MS = Number(process.env.CHAOS_MODEL_MS ?? 300);
+export const MODEL_MS = Number(process.env.CHAOS_MODEL_MS ?? 1000);
 
 export const withModelLatency =
   (scenario: Scenario): Scenario =>
