@@ -65,17 +65,30 @@ export class ChaosDriver {
     return this.plan().map(([, what]) => what).filter((what) => !this.oneOffs.some((d) => d.what === what));
   }
 
+  /**
+   * Every 0.5–1.5 × killEveryMs: SIGKILLs a random worker that is up, and starts its replacement without
+   * waiting for it (a replacement takes seconds to poll, longer while the store or server is down), as
+   * long as another worker is up.
+   */
   private async killLoop(): Promise<void> {
     const random = seeded(this.options.seed);
+    const restarts: Promise<void>[] = [];
     while (!this.stopped) {
       await sleep(this.options.killEveryMs * (0.5 + random()));
-      if (this.stopped) return;
-      const slot = Math.floor(random() * this.shape.workers.length);
+      if (this.stopped) break;
+      const up = this.shape.workers.map((slot, i) => (slot.restarting ? -1 : i)).filter((i) => i >= 0);
+      const pick = random();
+      if (up.length < 2) continue;
+      const slot = up[Math.floor(pick * up.length)]!;
       const pid = this.shape.workers[slot]!.host.child.pid;
-      const killedAt = await this.shape.killAndRestart(slot);
-      this.kills.push({ what: `SIGKILL worker ${slot + 1} (pid ${pid})`, at: killedAt, ms: Date.now() - killedAt });
-      this.options.log(`chaos: SIGKILLed worker ${slot + 1} (pid ${pid}); its replacement polled after ${Date.now() - killedAt} ms`);
+      restarts.push(
+        this.shape.killAndRestart(slot).then((killedAt) => {
+          this.kills.push({ what: `SIGKILL worker ${slot + 1} (pid ${pid})`, at: killedAt, ms: Date.now() - killedAt });
+          this.options.log(`chaos: SIGKILLed worker ${slot + 1} (pid ${pid}); its replacement polled after ${Date.now() - killedAt} ms`);
+        }),
+      );
     }
+    await Promise.all(restarts);
   }
 
   private plan(): [number, string, () => Promise<void>][] {

@@ -42,6 +42,8 @@ export interface WorkerSlot {
   host: Host;
   /** Hosts this slot had before (killed), disposed at close. */
   dead: Host[];
+  /** Killed, its replacement not polling yet. */
+  restarting: boolean;
 }
 
 const TASK_QUEUE = 'chaos';
@@ -85,7 +87,7 @@ export async function startShape(options: { workers: number; log: (line: string)
     }
   };
   const workers: WorkerSlot[] = [];
-  for (let i = 0; i < options.workers; i++) workers.push({ host: await newHost(), dead: [] });
+  for (let i = 0; i < options.workers; i++) workers.push({ host: await newHost(), dead: [], restarting: false });
   log(`${options.workers} workers polling task queue "${TASK_QUEUE}"; store on its own PostgreSQL at ${storePg.host}:${storePg.port}.`);
 
   return {
@@ -101,9 +103,14 @@ export async function startShape(options: { workers: number; log: (line: string)
     async killAndRestart(i) {
       const slot = workers[i]!;
       const killedAt = Date.now();
-      await slot.host.kill();
-      slot.dead.push(slot.host);
-      slot.host = await newHost();
+      slot.restarting = true;
+      try {
+        await slot.host.kill();
+        slot.dead.push(slot.host);
+        slot.host = await newHost();
+      } finally {
+        slot.restarting = false;
+      }
       return killedAt;
     },
     async close() {

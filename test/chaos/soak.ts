@@ -101,7 +101,7 @@ export async function soak(shape: Shape, options: { minutes: number; everyMs: nu
   await db.end();
   await connection.close();
 
-  const rows = samples.map((s) => [s.atS, ...s.rssMb.map((r) => r.toFixed(0)), s.storeMb.toFixed(1), s.serverMs.toFixed(1), s.started, s.finished, Number.isFinite(s.p50S) ? s.p50S.toFixed(2) : '']);
+  const rows = samples.map((s) => [s.atS, ...s.rssMb.map((r) => r.toFixed(0)), s.storeMb.toFixed(1), Number.isFinite(s.serverMs) ? s.serverMs.toFixed(1) : '', s.started, s.finished, Number.isFinite(s.p50S) ? s.p50S.toFixed(2) : '']);
   const header = ['t s', ...shape.workers.map((_, i) => `worker ${i + 1} RSS MB`), 'store MB', 'server ms', 'started', 'finished', 'p50 s'];
   console.log(`\nSoak: ${options.minutes} min, one run every ${seconds(options.everyMs)}, ${shape.workers.length} workers, ${new Date(start).toISOString()}`);
   console.log(table([header, ...rows.map((r) => r.map(String))]));
