@@ -36,7 +36,9 @@ export type Change =
   /** A model unavailable past its retries hands the turn to the run's next fallback model (`model-chain.ts`). */
   | 'model-fallback'
   /** A run naming `provider/model` asks which models go to a rate-limited provider's task queue (`model-chain.ts`). */
-  | 'model-queues';
+  | 'model-queues'
+  /** A tool that may run again, whose every attempt lost its worker, is scheduled again (`lost-workers.ts`); before, the model was told of a heartbeat timeout. */
+  | 'worker-loss-retries';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {

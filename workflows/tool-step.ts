@@ -17,6 +17,7 @@ import { decide } from './policy.ts';
 import { withWarning } from './progress-guard.ts';
 import { redactFields } from '../src/wire/redact.ts';
 import { runResearch, runSubAgent } from './research.ts';
+import { throughLostWorkers } from './lost-workers.ts';
 import { askHandoff, type Handoff } from './handoff.ts';
 import { agentOfTool, handoffTargetOf } from '../src/agents/agent-tools.ts';
 import { throughStoreOutages } from './store-outage.ts';
@@ -218,10 +219,12 @@ async function callTool(step: ToolStep, { call, contract, args, callKey, approve
     }
     default:
       return throughStoreOutages(run, callKey, limits.maxStoreOutageMs, () =>
-        // `callKey` too: the name workers before v0.7 read the run key under (a rolling deploy runs both).
-        toolActivity(contract).runTool.executeWithOptions({ summary: toolCallSummary(contract.name, args, contract.redact, approved) }, [
-          { runId: run.runId, runKey, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) },
-        ]),
+        throughLostWorkers(run, contract, () =>
+          // `callKey` too: the name workers before v0.7 read the run key under (a rolling deploy runs both).
+          toolActivity(contract).runTool.executeWithOptions({ summary: toolCallSummary(contract.name, args, contract.redact, approved) }, [
+            { runId: run.runId, runKey, callKey: runKey, toolCallId: call.id, toolName: contract.name, args, workspace: input.workspace, ...toolReplayOf(input) },
+          ]),
+        ),
       );
   }
 }

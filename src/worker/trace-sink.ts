@@ -1,5 +1,5 @@
 /**
- * The workflow's trace lines, written to the store from the worker's sink (never called during replay).
+ * The workflow's trace lines, written to the store from the worker's sink (also during replay: see sinks()).
  * Each line carries a sequence number from the workflow and the store keeps (runId, seq) unique, so a
  * workflow task retried on another host never duplicates a line; with each line goes the task that
  * wrote it, so the lines of a task Temporal refused give way to its replacement's (store/trace-tasks.ts).
@@ -42,10 +42,15 @@ export class TraceSink {
     this.warn = warn;
   }
 
-  /** The workflow's `trace` sink, writing each line with the task that emitted it. */
+  /**
+   * The workflow's `trace` sink, writing each line with the task that emitted it. Called during replay
+   * too: a line the store refused (an outage) waits in this process only, and its task completes without
+   * it, so a worker that dies meanwhile takes the line with it; the worker that takes the run over replays
+   * it and writes the line then. A line already stored costs one conflicting insert (same seq, same task).
+   */
   sinks(): InjectedSinks<TraceSinks> {
     const emit = (info: WorkflowInfo, line: TraceLine) => this.write(line, { runStartMs: info.runStartTime.getTime(), historyLength: info.historyLength });
-    return { trace: { emit: { fn: emit, callDuringReplay: false } } };
+    return { trace: { emit: { fn: emit, callDuringReplay: true } } };
   }
 
   write(line: TraceLine, task?: TraceTask): Promise<void> {
