@@ -1,6 +1,7 @@
 /** What a scenario is: a pure function from the conversation so far to the next reply. */
 import { requestedTurns } from '../wire/compaction-text.ts';
 
+/** One message of the conversation as a scenario sees it (the request's messages, in OpenAI's chat shape). */
 export interface ScriptedMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content?: string | null;
