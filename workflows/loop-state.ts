@@ -89,6 +89,8 @@ export class LoopState {
   private offered: ReadonlyMap<string, ToolContract> = new Map();
   /** The limits the run's current details measure it against (set by `showDetailsAgainst`). */
   private detailsLimits: Pick<RunLimits, 'maxTurns' | 'maxBudgetUsd'> | null = null;
+  /** What the current details last showed (`showDetails`). */
+  private detailsShown = '';
   private receiptToolsFor = -1;
   private receiptToolsCache: ReceiptTools = BUILTIN_RECEIPT_TOOLS;
 
@@ -558,14 +560,23 @@ export class LoopState {
   /** From now on the run's current details in Temporal's UI follow its state, measured against `limits`. */
   showDetailsAgainst(limits: Pick<RunLimits, 'maxTurns' | 'maxBudgetUsd'>): void {
     this.detailsLimits = limits;
-    wf.setCurrentDetails(runCurrentDetails(this.runState, limits));
+    this.showDetails(limits);
   }
 
   /** The state changed: its time, what the server shows of it while no worker runs, and the current details a live worker answers with. */
   private touch(): void {
     this.runState.updatedAt = new Date().toISOString();
     this.live.publish(this.runState);
-    if (this.detailsLimits) wf.setCurrentDetails(runCurrentDetails(this.runState, this.detailsLimits));
+    if (this.detailsLimits) this.showDetails(this.detailsLimits);
+  }
+
+  /** The run's current details in Temporal's UI, rebuilt only when something they show has changed (`touch` runs many times a turn). */
+  private showDetails(limits: Pick<RunLimits, 'maxTurns' | 'maxBudgetUsd'>): void {
+    const s = this.runState;
+    const shown = `${s.status}|${s.reason}|${s.turns}|${s.toolRuns}|${s.totalCostUsd}|${s.pending?.callKey}|${s.progress}|${s.children.filter((c) => c.status === 'running').length}`;
+    if (shown === this.detailsShown) return;
+    this.detailsShown = shown;
+    wf.setCurrentDetails(runCurrentDetails(s, limits));
   }
 
   /**
