@@ -11,6 +11,14 @@
  * kept and written again on the run's next line or within a second, so a short outage delays the trace
  * instead of losing it.
  *
+ * The line that closes an execution (`run_stopped`, `continued_as_new`) is different: a closed execution is
+ * never replayed, so lines still waiting in this process when it dies would be lost for good. Its sink call
+ * therefore returns only once the run's lines are all stored, and since the SDK awaits sink calls before it
+ * sends the activation's completion, the execution does not close before its trace is durable. During a
+ * store outage the closing task waits (Temporal times it out and another worker may replay it, writing the
+ * same lines); the wait ends when the store is back, 10 s after the worker starts shutting down, or after
+ * `closingWaitMs`.
+ *
  * Lines are written in order per run, one run's queue independent of the others': many workflows' sinks
  * call `write` concurrently, and one run's task does not wait behind another run's store writes.
  */
@@ -21,6 +29,12 @@ import type { AgentStore, TraceWrite } from '../store/store.ts';
 import type { TraceLine, TraceSinks } from '../wire/trace-events.ts';
 
 const RETRY_EVERY_MS = 1000;
+/** How long an execution's closing task waits for the store before it closes without its last lines. */
+const CLOSING_WAIT_MS = 10 * 60_000;
+/** The lines after which an execution is closed, and never replayed again. */
+/** How long a closing task still waits once the worker is shutting down (a shutdown must not hang on an outage). */
+const CLOSING_WAIT_WHEN_STOPPING_MS = 10_000;
+const CLOSING_LINES: ReadonlySet<TraceLine['type']> = new Set(['run_stopped', 'continued_as_new']);
 
 /** One run's lines not yet fully written, and its flushes (one at a time, in order). */
 interface RunQueue {
@@ -36,10 +50,14 @@ export class TraceSink {
   private readonly runs = new Map<string, RunQueue>();
   private readonly warn: (message: string) => void;
   private closed = false;
+  private readonly closingWaitMs: number;
+  /** Whether the worker is shutting down (set by the worker once it exists). */
+  private stopping: () => boolean = () => false;
 
-  constructor(store: AgentStore, warn: (message: string) => void = (m) => console.warn(m)) {
+  constructor(store: AgentStore, warn: (message: string) => void = (m) => console.warn(m), options: { closingWaitMs?: number } = {}) {
     this.store = store;
     this.warn = warn;
+    this.closingWaitMs = options.closingWaitMs ?? CLOSING_WAIT_MS;
   }
 
   /**
@@ -60,7 +78,30 @@ export class TraceSink {
       this.runs.set(line.runId, queue);
     }
     queue.pending.push(task ? { line, task } : { line });
-    return this.flush(line.runId, queue);
+    const flushed = this.flush(line.runId, queue);
+    return CLOSING_LINES.has(line.type) ? this.allStored(line.runId, queue) : flushed;
+  }
+
+  /** `stopping` tells whether the worker is shutting down: a closing task then waits at most 10 s more. */
+  watchShutdown(stopping: () => boolean): void {
+    this.stopping = stopping;
+  }
+
+  /** Resolves once the run's lines are all in the store (retried every second), the sink is closed, or the closing wait is over. */
+  private async allStored(runId: string, queue: RunQueue): Promise<void> {
+    let deadline = Date.now() + this.closingWaitMs;
+    for (;;) {
+      await queue.flushing;
+      if (!queue.pending.length) return;
+      const stopping = this.closed || this.stopping();
+      if (stopping) deadline = Math.min(deadline, Date.now() + CLOSING_WAIT_WHEN_STOPPING_MS);
+      if (this.closed || Date.now() >= deadline) {
+        this.warn(`the run ${runId} closes without ${queue.pending.length} trace line(s): the store did not take them ${stopping ? 'before the worker stopped' : `within ${Math.round(this.closingWaitMs / 1000)} s`}`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_EVERY_MS));
+      if (queue.pending.length && !queue.retry) await this.flush(runId, queue);
+    }
   }
 
   /** Lines waiting for the store (an outage), over all runs. */

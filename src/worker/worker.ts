@@ -227,6 +227,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     await mcp?.close();
     throw error;
   });
+  traces.watchShutdown(() => !['INITIALIZED', 'RUNNING'].includes(worker.getState()));
   const modelRuns = modelWorkers.map((w) => w.run());
   const publication = await publishOffer(store, offer, published);
   return {
