@@ -74,6 +74,13 @@ try {
     recorded[name] = runId;
   }
 
+  // The claim judge after a final answer that claims a rejected deletion (docs/claims.md).
+  const judged = await h.agents.startRun({ goal: 'Free some disk space.', model: scenario('claim-judge.ts'), workspace: h.workspace, policy: { claimJudge: true } });
+  await h.waitForState(judged.runId, (s) => s.status === 'waiting_approval', 'approval');
+  await h.agents.reject(judged.runId);
+  await h.agents.result(judged.runId);
+  recorded['claim-judge'] = judged.runId;
+
   const cancelled = await h.agents.startRun({ goal, model: scenario('slow.ts'), workspace: h.workspace });
   await eventually(() => h.scripted.requests.some((r) => r.scenario.endsWith('slow.ts') && r.messages[1]?.content === goal && !r.aborted && r.ms === 0), 'slow model call');
   await h.agents.cancelRun(cancelled.runId, 'user pressed Stop');

@@ -133,6 +133,28 @@ test('from v0.6, an execution records one change marker (and one TemporalChangeV
   assert.equal(plan.history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length, 4);
 });
 
+test('from v0.8, an execution records one change marker again, and upserts its memo and search attributes once per workflow task', () => {
+  const v8 = fixtures.filter((f) => f.set.startsWith('v0.8-'));
+  assert.ok(v8.length > 30);
+  for (const { file, history } of v8) {
+    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
+    assert.deepEqual(markers.map((m) => (payloadJson(m.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]) as { id: string }).id), ['changes-to-v0.8'], file);
+  }
+  // The plan run (3 turns, a final answer checked by a local activity): the agent's search attributes once per
+  // task that changed them, and the live and final memos of its last task in one upsert. v0.7 recorded a
+  // marker per change met, a search-attribute upsert per change of the state, and the final memo on its own.
+  const count = (set: string) => {
+    const events = fixtures.find((f) => f.set.startsWith(set) && f.name === 'plan')!.history.events!;
+    return {
+      markers: events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length,
+      attributeUpserts: events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes && !e.upsertWorkflowSearchAttributesEventAttributes.searchAttributes?.indexedFields?.TemporalChangeVersion).length,
+      memoUpserts: events.filter((e) => e.workflowPropertiesModifiedEventAttributes).length,
+    };
+  };
+  assert.deepEqual(count('v0.8-'), { markers: 1, attributeUpserts: 4, memoUpserts: 2 });
+  assert.deepEqual(count('v0.7-'), { markers: 1, attributeUpserts: 5, memoUpserts: 3 });
+});
+
 test('a deliberate incompatible change (a timer before every tool call) is caught by exactly the fixtures that call a tool', { timeout: 300_000 }, async () => {
   // Built once and cached like the worker's bundle (webpack takes seconds).
   const changed = await workflowBundle({ interceptorModules: [path.join(PROJECT_ROOT, 'test', 'fixtures', 'workflow-changes', 'timer-before-tools.ts')] });

@@ -3,10 +3,11 @@
  *
  * Each `wf.patched(id)` of a fresh run records a marker in history and makes Temporal upsert the run's
  * TemporalChangeVersion search attribute: two events and a visibility write per change, in every run. So a
- * fresh execution records one marker (`ALL_OF_V06`) that stands for every change up to v0.6, and an
- * execution recorded before it replays through the markers it has, one per change, as it always did.
+ * fresh execution records one marker (`ALL_OF_V08`) that stands for every change up to v0.8; an execution
+ * recorded before it replays through the markers it has (v0.6's one marker `ALL_OF_V06` and one per later
+ * change), as it always did.
  *
- * A later change gets a marker of its own: add its id to `Change` (not to `UP_TO_V06`, which a v0.6
+ * A later change gets a marker of its own: add its id to `Change` (not to `UP_TO_V08`, which a v0.8
  * execution's one marker stands for, and which it lacks).
  */
 import * as wf from '@temporalio/workflow';
@@ -14,6 +15,21 @@ import * as wf from '@temporalio/workflow';
 /** What the one marker `ALL_OF_V06` stands for. */
 const UP_TO_V06 = ['no-progress-and-policy-stops', 'harness-call-keys', 'live-state-memo', 'mcp-tools-with-model-call', 'mcp-tools'] as const;
 const ALL_OF_V06 = 'changes-to-v0.6';
+/** What the one marker `ALL_OF_V08` stands for: those up to v0.6, and each change after it up to v0.8. */
+const UP_TO_V08 = [
+  ...UP_TO_V06,
+  'store-outage-waits',
+  'worker-tools',
+  'child-spend-kept',
+  'claims-in-activity',
+  'claims-judge',
+  'context-compaction',
+  'model-fallback',
+  'model-queues',
+  'worker-loss-retries',
+  'live-state-once-per-activation',
+] as const satisfies readonly Change[];
+const ALL_OF_V08 = 'changes-to-v0.8';
 
 /**
  * Every change a history may lack: those up to v0.6, then (`| 'id'`) each later one. A later change is asked
@@ -38,13 +54,18 @@ export type Change =
   /** A run naming `provider/model` asks which models go to a rate-limited provider's task queue (`model-chain.ts`). */
   | 'model-queues'
   /** A tool that may run again, whose every attempt lost its worker, is scheduled again (`lost-workers.ts`); before, the model was told of a heartbeat timeout. */
-  | 'worker-loss-retries';
+  | 'worker-loss-retries'
+  /** The memo and search attributes are upserted once per activation, with what changed in it; before, once per change. */
+  | 'live-state-once-per-activation';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {
-  private readonly allOfV06 = wf.patched(ALL_OF_V06);
+  private readonly allOfV08 = wf.patched(ALL_OF_V08);
+  // Asked only of an execution recorded before v0.8 (a fresh one records no second marker).
+  private readonly allOfV06 = this.allOfV08 || wf.patched(ALL_OF_V06);
 
   has(change: Change): boolean {
+    if (this.allOfV08 && (UP_TO_V08 as readonly string[]).includes(change)) return true;
     return (this.allOfV06 && (UP_TO_V06 as readonly string[]).includes(change)) || wf.patched(change);
   }
 }

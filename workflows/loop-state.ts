@@ -531,6 +531,7 @@ export class LoopState {
     await wf.condition(wf.allHandlersFinished);
     const info = wf.workflowInfo();
     this.emit({ type: 'continued_as_new', turns: this.runState.turns, historyEvents: info.historyLength, historyBytes: info.historySize });
+    this.live.flush();
     return wf.continueAsNew<typeof agentWorkflow>(input, this.toCarried());
   }
 
@@ -598,8 +599,8 @@ export class LoopState {
     for (const w of state.warnings) this.emit({ type: 'claim_warning', tool: w.tool, ...(w.object ? { object: w.object } : {}), clause: w.clause, message: w.message });
     this.touch();
     this.emit({ type: 'run_stopped', status, reason: stop.reason, turns: state.turns, toolRuns: state.toolRuns, costUsd: state.costUsd, ...(state.errorType ? { errorType: state.errorType } : {}) });
-    // Lets clients read the outcome of a closed run without a worker (queries need one).
-    wf.upsertMemo({ [FINAL_STATE_MEMO]: state });
+    // Lets clients read the outcome of a closed run without a worker (queries need one); with the live memo's last change, in one upsert.
+    this.live.flush({ [FINAL_STATE_MEMO]: state });
     return toRunResult(state);
   }
 }
