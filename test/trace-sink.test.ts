@@ -93,24 +93,29 @@ test('lines the store could not take are written again, in order, once it is bac
 test("an execution's closing line returns only once the run's lines are stored: it cannot close with lines held in memory", async () => {
   const { store, state, events, real } = heldStore();
   const sink = new TraceSink(store, () => {});
-  state.down = true;
-  await sink.write(line('c', 1));
-  const closing = { ...line('c', 2), type: 'run_stopped' } as TraceLine;
-  let returned = false;
-  const written = sink.write(closing).then(() => (returned = true));
-  await new Promise((r) => setTimeout(r, 2500));
-  assert.equal(returned, false, 'the closing task must wait while the store is down');
-  state.down = false;
-  await written;
-  assert.deepEqual(await events('c'), [1, 2]);
-  // A worker shutting down waits no longer than its grace, and says what is lost.
   const warnings: string[] = [];
   const stopping = new TraceSink(store, (m) => warnings.push(m));
-  stopping.watchShutdown(() => true);
-  state.down = true;
-  stopping.close();
-  await stopping.write({ ...line('d', 1), type: 'continued_as_new' } as TraceLine);
-  assert.match(warnings.at(-1)!, /the run d closes without 1 trace line\(s\)/);
-  sink.close();
-  await real.close();
+  try {
+    state.down = true;
+    await sink.write(line('c', 1));
+    const closing = { ...line('c', 2), type: 'run_stopped' } as TraceLine;
+    let returned = false;
+    const written = sink.write(closing).then(() => (returned = true));
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(returned, false, 'the closing task must wait while the store is down');
+    state.down = false;
+    await written;
+    assert.deepEqual(await events('c'), [1, 2]);
+    // A worker shutting down waits no longer than its grace, and says what is lost.
+    stopping.watchShutdown(() => true);
+    state.down = true;
+    stopping.close();
+    await stopping.write({ ...line('d', 1), type: 'continued_as_new' } as TraceLine);
+    assert.match(warnings.at(-1)!, /the run d closes without 1 trace line\(s\)/);
+  } finally {
+    // Stops the retry timers, so a failure ends the file at once.
+    sink.close();
+    stopping.close();
+    await real.close();
+  }
 });

@@ -237,4 +237,19 @@ export const MUTANTS: Mutant[] = [
     edits: [{ find: '      this.progressOf = null;\n      this.runState.progress = null;', replace: '      this.progressOf = null;' }],
     tests: [{ file: 'store-outage.test.ts', name: "a tool's label goes when the tool finishes" }],
   },
+  {
+    id: 'closing-trace-not-awaited',
+    invariant: "an execution does not close before its trace lines are stored (a worker killed in a store outage cannot take a closed run's last lines with it)",
+    file: 'src/worker/trace-sink.ts',
+    edits: [{ find: 'return CLOSING_LINES.has(line.type) ? this.allStored(line.runId, queue) : flushed;', replace: 'return flushed;' }],
+    tests: [{ file: 'trace-sink.test.ts', name: "an execution's closing line returns only once" }],
+    ci: true,
+  },
+  {
+    id: 'live-state-final-memo-lost',
+    invariant: "a closed run's outcome is readable from its memo without a worker",
+    file: 'workflows/loop-state.ts',
+    edits: [{ find: 'this.live.flush({ [FINAL_STATE_MEMO]: state });', replace: 'this.live.flush();' }],
+    tests: [{ file: 'approval.test.ts', name: "a closed run's state is readable with no worker running" }],
+  },
 ];
