@@ -12,6 +12,9 @@ import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts'
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
+import { codeSpans, commandEvidence, commandOf, commandVerdicts, stemOf } from './command-claims.ts';
+import { nameWords } from './default-claim-spec.ts';
+import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
 /**
@@ -23,20 +26,26 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   const warnings: ClaimWarning[] = [];
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
+  const spans = codeSpans(answer);
   for (const clause of splitClauses(answer)) {
     if (clause.question || clause.counterfactual) continue;
-    const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt);
+    const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt, spans);
     for (const match of matches) {
+      if (match.weak && match.form === 'phrase' && failureTold(clause.text)) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       const spec = specs[match.tool]!;
       const objects = claimedObjects(clause.text, match, matches, spec, receipt);
-      if (!objects || !byTheAgent(clause.text, match, matches, spec, receipt)) continue;
+      if (!objects || !byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
       const done = receipt.filter((e) => e.tool === match.tool && e.outcome === 'done');
       const add = (object: string | undefined) => {
         const key = `${match.tool}\u0000${object ? normalize(object) : ''}`;
         if (seen.has(key)) return;
         seen.add(key);
-        const related = receipt.filter((e) => e.tool === match.tool && (!object || !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec))));
+        const related = receipt.filter(
+          (e) =>
+            e.tool === match.tool &&
+            (!object || (spec.kind === 'run' ? commandOf(e, spec.objectArg) === object : !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec)))),
+        );
         const has = related.length ? related.map(formatReceiptEntry).join(' · ') : `no ${match.tool} call${object ? ` for ${object}` : ''}`;
         const claim = clause.text.trim();
         warnings.push({
@@ -48,6 +57,11 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
           message: `${match.tool}${object ? ` ${object}` : ''}: "${shorten(claim, 100)}" — receipt: ${has}`,
         });
       };
+      if (spec.kind === 'run') {
+        const entries = receipt.filter((e) => e.tool === match.tool);
+        for (const verdict of commandVerdicts(claimRegion(clause.text, match, matches), spans, entries, spec.objectArg, match.text)) if (!verdict.backed) add(verdict.object);
+        continue;
+      }
       if (!objects.length) {
         if (!done.length || claimsMoreThanDone(clause.text, receipt.filter((e) => e.tool === match.tool))) add(undefined);
         continue;
@@ -75,10 +89,14 @@ const FIRST_PERSON = /\b(?:i|we|me|us|myself|ourselves)\b/i;
  * subject ("Deleted access.log", "Email sent to …") and nominalised work of the tool ("the cleanup freed
  * 2 MB") are the agent's.
  */
-function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt): boolean {
+function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt, spans: readonly string[]): boolean {
   if (match.form === 'phrase') return true;
   const { before, after: objectRegion, passive } = objectRegions(text, match, verbs);
   const after = text.slice(match.end);
+  // "when the worker restarted", "before it ran": a thing that ran by itself, unless it is a command of ours.
+  if (spec.kind === 'run' && !passive && !FIRST_PERSON.test(before) && words(before).some((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next|then)$/.test(w))) {
+    return commandEvidence(claimRegion(text, match, verbs), spans, receipt.filter((e) => e.tool === match.tool), spec) > 0;
+  }
   const byAnother = /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
   if (passive) return !byAnother;
   // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
@@ -86,6 +104,8 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (FIRST_PERSON.test(before)) return true;
   // "someone posted in #ops", "…that the worker restarted": another actor, or what someone said.
   if (/\b(?:someone|somebody|they|he|she|people|that)\b/i.test(before)) return false;
+  // "the warnings it raised", "when it ran": a thing that did it by itself.
+  if (/\bit\s*$/i.test(before)) return false;
   const { aux } = auxiliaries(before);
   // "After running the tests, …", "Having deleted x, …": the writer's own doing, told without a subject.
   const subject = words(before)
@@ -113,6 +133,12 @@ function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch
   return { after, before, passive };
 }
 
+/** The words a claim stands in: its subject part, the verb, and what follows up to the next claim. */
+function claimRegion(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): string {
+  const { before, after } = objectRegions(text, match, verbs);
+  return `${before}${match.text}${after}`;
+}
+
 /** The objects a claim names; null when it names only containers (a claim about their contents, not them). */
 function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt): string[] | null {
   if (!spec.objectArg) return [];
@@ -122,6 +148,12 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
   return first.containers + second.containers ? null : [];
+}
+
+/** The clause tells a failure or a wait ("`npm test` failed: 3 tests are failing", "was denied"); "no errors" is none. */
+function failureTold(text: string): boolean {
+  const rest = text.replace(/\b(?:no|zero|0|without)\s+(?:\w+\s+)?(?:errors?|warnings?|problems?|failures?|issues?)\b|\bdid(?:n't| not)\s+fail\b|\bno longer fails?\b/gi, ' ');
+  return /\b(?:fail(?:s|ed|ing|ure)?|error(?:s|ed)?|denied|rejected|cancell?ed|interrupted|pending|waiting|timed out|blocked|broke(?:n)?|crash(?:ed|es)?)\b/i.test(rest);
 }
 
 /** "errors.log says …", "the log shows …": what a file or a log tells. */
@@ -149,10 +181,18 @@ function narrativePresent(text: string, match: VerbMatch): boolean {
  * receipt), its calls in the receipt, its nouns ("ticket", "slack"); on a tie, the first declared. A weak
  * verb ("moved", "set", "opened") claims a tool only with evidence of its objects or nouns.
  */
-export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt): VerbMatch[] {
+export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt, spans: readonly string[] = []): VerbMatch[] {
   // The evidence for a verb is in its part of the clause: "wrote the notes to notes.md and pinged #oncall on Slack".
-  const region = (m: VerbMatch) => text.slice(scopeStart(text, m.start, matches));
-  const named = (m: VerbMatch) => objectsIn(region(m), specs[m.tool]!, m.tool, receipt).objects.length > 0;
+  const region = (m: VerbMatch) => claimRegion(text, m, matches);
+  // A name the receipt holds for this tool (3) tells more than a name of the right shape (2).
+  const named = (m: VerbMatch) => {
+    const spec = specs[m.tool]!;
+    if (spec.kind === 'run') return commandEvidence(region(m), spans, receipt.filter((e) => e.tool === m.tool), spec) > 0 ? 2 : 0;
+    const { objects } = objectsIn(region(m), spec, m.tool, receipt);
+    if (!objects.length) return 0;
+    const held = (o: string) => receipt.some((e) => e.tool === m.tool && spec.objectArg && e.args[spec.objectArg] !== undefined && e.args[spec.objectArg] !== REDACTED && objectMatches(e.args[spec.objectArg], o, kindOf(spec)));
+    return objects.some(held) ? 3 : 2;
+  };
   // Words of the clause, not of the names in it ("notes.md" says nothing of a "note" tool).
   const wordsIn = (m: VerbMatch) =>
     region(m)
@@ -164,7 +204,12 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     const ws = wordsIn(m);
     return (specs[m.tool]!.nouns ?? []).filter((n) => ws.some((w) => sameStem(w, n.toLowerCase()))).length;
   };
-  const score = (m: VerbMatch) => (named(m) ? 2 : 0) + nouns(m);
+  // "emailed" for `gmail__send_email`, "texted" for `send_text`: the verb is a word of the tool's name.
+  const ownVerb = (m: VerbMatch) => {
+    const verb = stemOf(m.text.split(/\s+/)[0]!);
+    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb) ? 1 : 0;
+  };
+  const score = (m: VerbMatch) => named(m) + nouns(m);
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;
@@ -176,7 +221,7 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
       continue;
     }
     const inReceipt = (m: VerbMatch) => (receipt.some((e) => e.tool === m.tool) ? 1 : 0);
-    const total = group.map((m) => score(m) + inReceipt(m));
+    const total = group.map((m) => score(m) + inReceipt(m) + ownVerb(m));
     const best = Math.max(...total);
     kept.push(group[total.indexOf(best)]!);
   }

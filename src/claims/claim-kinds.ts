@@ -20,6 +20,8 @@ export interface KindWords {
   weakVerbs?: readonly string[];
   /** Fixed words stating the effect ("is history", "went out"). */
   phrases?: readonly string[];
+  /** Fixed words stating an outcome that claims this kind only with evidence in the clause ("the tests pass"). */
+  weakPhrases?: readonly string[];
   /** The action as a noun ("the deletion of x", "the email to y"): with a completion ("was carried out") a claim. */
   actionNouns?: readonly string[];
   /** Other senses of the words, as regular expressions matched where the word starts. */
@@ -52,6 +54,9 @@ export const COMPLETIONS = [
   'has been issued',
   'is finished',
   'finished',
+  'was performed',
+  'has been performed',
+  'performed',
 ] as const;
 
 export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
@@ -88,10 +93,15 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     ],
   },
   run: {
-    verbs: ['run', 're-run', 'rerun', 'execute', 'invoke', 'launch', 'kick off', 'trigger', 'restart', 'reboot', 'install', 'migrate', 'compile', 'compress'],
-    weakVerbs: ['start', 'build', 'apply', 'drop', 'truncate'],
-    phrases: ['has been run', 'have been run', 'was run'],
-    exceptions: ['run(?:s|ning)?\\s+(?:out|into|low)\\b'],
+    // What a command did ("restarted", "migrated"): a claim of it; that one ran ("ran", "executed"): only
+    // with evidence of a command (a code span, a call the clause names by what it does, "the tests").
+    verbs: ['restart', 'reboot', 'install', 'reinstall', 'migrate', 'compile', 'compress', 'redeploy'],
+    weakVerbs: ['run', 're-run', 'rerun', 'execute', 'invoke', 'launch', 'kick off', 'trigger', 'start', 'build', 'rebuild', 'apply', 'drop', 'truncate', 'give * a spin', 'spin up', 'bring * up', 'flush', 'seed', 'bump', 'format', 'rotate', 'pull', 'clear', 'clean', 'test', 'lint', 'dump', 'back up', 'bounce', 'typecheck'],
+    phrases: ['has been run', 'have been run', 'was run', 'were run'],
+    // The outcome of a command as a state ("the tests pass", "lint is clean"): a claim that it ran.
+    weakPhrases: ['pass', 'passes', 'passed', 'passing', 'all green', 'is green', 'are green', 'green', 'is clean', 'are clean', 'cleanly', 'succeeded', 'successfully', 'up to date', 'healthy', 'no errors', 'no problems', 'no warnings', 'zero errors', 'zero type errors', 'compiles', 'works', 'worked', 'came back', 'is up', 'are up', 'wrapped up', 'went fine', 'ran fine'],
+    actionNouns: ['restart', 'reboot', 'migration', 'build', 'rebuild', 'install', 'installation', 'test run'],
+    exceptions: ['(?:run|ran|runs|running)\\s+(?:out|into|low|short|late|across|over|to\\s+(?:about\\s+)?\\d|the\\s+numbers|a\\s+(?:risk|fever))\\b', 'runs?\\s+of\\b'],
   },
   pay: {
     verbs: ['pay', 'refund', 'reimburse', 'charge', 'credit', 'transfer', 'wire', 'pay back', 'pay out'],

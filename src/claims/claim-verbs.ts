@@ -74,12 +74,13 @@ export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const phraseSource = (words: readonly string[]) => words.map((w) => (w === '*' ? '(?:[^\\s!?;]+\\s+){0,2}[^\\s!?;]+' : escape(w))).join('\\s+');
 
 /** A spec's words: its own, and its kind's family. */
-export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
+export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; weakPhrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
   const kind = spec.kind ? KIND_WORDS[spec.kind] : undefined;
   return {
     verbs: [...(kind?.verbs ?? []), ...(spec.verbs ?? [])],
-    weakVerbs: [...(kind?.weakVerbs ?? [])],
+    weakVerbs: [...(kind?.weakVerbs ?? []), ...(spec.weakVerbs ?? [])],
     phrases: [...(kind?.phrases ?? []), ...(spec.phrases ?? [])],
+    weakPhrases: [...(kind?.weakPhrases ?? [])],
     actionNouns: [...(kind?.actionNouns ?? [])],
     exceptions: [...(kind?.exceptions ?? []), ...(spec.exceptions ?? [])],
     containers: [...(spec.containers ?? kind?.containers ?? [])],
@@ -106,8 +107,8 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
         const forms = inflect(first);
         for (const form of ['base', 's', 'past', 'ing'] as const) for (const w of forms[form]) byForm[form].push(phraseSource([w, ...rest]));
       }
+      for (const phrase of weak ? words.weakPhrases : words.phrases) byForm.phrase.push(phraseSource(phrase.trim().toLowerCase().split(/\s+/)));
       if (!weak) {
-        for (const phrase of words.phrases) byForm.phrase.push(phraseSource(phrase.trim().toLowerCase().split(/\s+/)));
         // "The deletion of x was carried out", "the email to y went through": an action noun, then its completion.
         if (words.actionNouns.length) {
           const nouns = words.actionNouns.map((n) => `${escape(n)}s?`).join('|');
