@@ -28,7 +28,7 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   const matchers = compileSpecs(specs);
   const spans = codeSpans(answer);
   for (const clause of splitClauses(answer)) {
-    if (clause.question || clause.counterfactual) continue;
+    if (clause.question || clause.counterfactual || clause.takenBack) continue;
     const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt, spans);
     for (const match of matches) {
       if (match.weak && match.form === 'phrase' && failureTold(clause.text)) continue;
@@ -93,19 +93,22 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (match.form === 'phrase') return true;
   const { before, after: objectRegion, passive } = objectRegions(text, match, verbs);
   const after = text.slice(match.end);
+  // "the warnings it raised", "before it ran": a thing that did it by itself.
+  if (/\bit\s*$/i.test(before)) return false;
+  // "The cancellation for cus_991 was cancelled before it ran", "the send to erin was stopped": what
+  // happened to a call, told of the call (an action noun or "the call"), not an effect.
+  if (passive && actionSubject(before)) return false;
   // "when the worker restarted", "before it ran": a thing that ran by itself, unless it is a command of ours.
   if (spec.kind === 'run' && !passive && !FIRST_PERSON.test(before) && words(before).some((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next|then)$/.test(w))) {
     return commandEvidence(claimRegion(text, match, verbs), spans, receipt.filter((e) => e.tool === match.tool), spec) > 0;
   }
-  const byAnother = /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
+  const byAnother = BY_ANOTHER.test(objectRegion) || /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
   if (passive) return !byAnother;
   // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
   if (byAnother && match.form === 'past' && !FIRST_PERSON.test(before)) return false;
   if (FIRST_PERSON.test(before)) return true;
   // "someone posted in #ops", "…that the worker restarted": another actor, or what someone said.
   if (/\b(?:someone|somebody|they|he|she|people|that)\b/i.test(before)) return false;
-  // "the warnings it raised", "when it ran": a thing that did it by itself.
-  if (/\bit\s*$/i.test(before)) return false;
   const { aux } = auxiliaries(before);
   // "After running the tests, …", "Having deleted x, …": the writer's own doing, told without a subject.
   const subject = words(before)
@@ -118,6 +121,21 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
 }
+
+/** "… by the scheduler", "… by nginx" in the verb's part of the clause (not "by running x": a means). */
+const BY_ANOTHER = /\bby\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now|then|far|the way|end of|[0-9])\b)(?![a-z]+ing\b)(?:the\s+)?[a-z][\w-]*/i;
+
+/** Words for a call, not its effect: "the call", "the request", or an action noun ("the deletion", "the send"). */
+const CALL_NOUN = /^(?:call|request|attempt|action|operation|job|task|command|step|send|delete|deletion|removal|cancellation|write|refund|payment|transfer|deploy|deployment|restart|migration|approval|change|one|tool call)s?$/i;
+
+/** The subject of a passive is a call or an action noun ("The cancellation for cus_991 was cancelled"). */
+function actionSubject(before: string): boolean {
+  const ws = words(before).filter((w) => !ADVERB.test(w) && !AUX_WORDS.has(w));
+  const head = ws.findIndex((w) => w !== 'the' && w !== 'a' && w !== 'an' && w !== 'this' && w !== 'that' && w !== 'its' && w !== 'my' && w !== 'our');
+  return head >= 0 && CALL_NOUN.test(ws[head]!) && (head === ws.length - 1 || /^(?:of|for|to|from|on)$/.test(ws[head + 1] ?? ''));
+}
+
+const AUX_WORDS = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'has', 'have', 'had', 'got', 'get', "'s", "n't", 'not']);
 
 /** Where the verb's objects are named: after it (active), or before it (passive, "x is gone"). */
 function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): { after: string; before: string; passive: boolean } {
