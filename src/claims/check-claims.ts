@@ -12,8 +12,9 @@ import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts'
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
-import { codeSpans, commandEvidence, commandOf, commandVerdicts, stemOf } from './command-claims.ts';
+import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
+import { CALL_FATES, VERB_FAMILIES } from './verb-families.ts';
 import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
@@ -30,7 +31,11 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   for (const clause of splitClauses(answer)) {
     if (clause.question || clause.counterfactual || clause.takenBack) continue;
     const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt, spans);
-    for (const match of matches) {
+    for (const found of matches) {
+      // "Released the lock by deleting deploy.lock", "cleaned out build/ with `rm -rf build`": the means
+      // carries the claim (another verb of the clause, or a command), not the verb of its result.
+      const match = byMeans(clause.text, found, matches, specs, spans);
+      if (!match) continue;
       if (match.weak && match.form === 'phrase' && failureTold(clause.text)) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       const spec = specs[match.tool]!;
@@ -157,6 +162,24 @@ function claimRegion(text: string, match: VerbMatch, verbs: readonly VerbMatch[]
   return `${before}${match.text}${after}`;
 }
 
+/**
+ * The claim a verb makes when the clause names its means: none of its own when another claim verb follows
+ * as "by <verb>ing" (that one is the claim); the command tool's when "with / via / using / by running" a
+ * code span that reads as a command follows.
+ */
+function byMeans(text: string, match: VerbMatch, verbs: readonly VerbMatch[], specs: ClaimSpecs, spans: readonly string[]): VerbMatch | undefined {
+  if (specs[match.tool]!.kind === 'run') return match;
+  const rest = text.slice(match.end);
+  const means = /^[^,;:]*?\b(?:by|with|via|using|through)\s+/i.exec(rest);
+  if (!means) return match;
+  const at = match.end + means.index + means[0].length;
+  if (verbs.some((v) => v.start === at && v.form === 'ing' && v.tool !== match.tool)) return undefined;
+  const after = text.slice(at).replace(/^(?:running|executing|invoking|calling)\s+/i, '').toLowerCase();
+  const runTool = Object.keys(specs).find((t) => specs[t]!.kind === 'run');
+  if (runTool && spans.some((s) => looksLikeCommand(s) && after.startsWith(s.toLowerCase()))) return { ...match, tool: runTool, weak: false };
+  return match;
+}
+
 /** The objects a claim names; null when it names only containers (a claim about their contents, not them). */
 function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt): string[] | null {
   if (!spec.objectArg) return [];
@@ -222,17 +245,20 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     const ws = wordsIn(m);
     return (specs[m.tool]!.nouns ?? []).filter((n) => ws.some((w) => sameStem(w, n.toLowerCase()))).length;
   };
-  // "emailed" for `gmail__send_email`, "texted" for `send_text`: the verb is a word of the tool's name.
+  // "emailed" for `gmail__send_email`, "texted" for `send_sms`: the verb is a word of the tool's name or of
+  // its name verb's family (not "ran", "cancelled": they say a call ran or what became of it).
   const ownVerb = (m: VerbMatch) => {
     const verb = stemOf(m.text.split(/\s+/)[0]!);
-    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb) ? 1 : 0;
+    if (GENERIC_VERB_STEMS.has(verb) || CALL_FATE_STEMS.has(verb)) return 0;
+    const first = (v: string) => stemOf(v.split(/\s+/)[0]!);
+    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb || (VERB_FAMILIES[w] ?? []).some((f) => first(f) === verb)) ? 1 : 0;
   };
   const score = (m: VerbMatch) => named(m) + nouns(m);
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;
     while (j < matches.length && matches[j]!.start === matches[i]!.start && matches[j]!.end === matches[i]!.end) j++;
-    const group = matches.slice(i, j).filter((m) => !m.weak || score(m) > 0);
+    const group = matches.slice(i, j).filter((m) => !m.weak || score(m) + ownVerb(m) > 0);
     i = j;
     if (group.length <= 1) {
       kept.push(...group);
@@ -245,6 +271,9 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   }
   return kept;
 }
+
+const CALL_FATE_STEMS = new Set([...CALL_FATES].map(stemOf));
+const GENERIC_VERB_STEMS = new Set(['run', 're-run', 'rerun', 'execute', 'invoke', 'launch', 'trigger', 'start', 'do', 'make', 'get', 'set', 'put', 'take', 'give'].map(stemOf));
 
 /** "tickets" ~ "ticket", "assigned" ~ "assignee": the same word, a plural, or a long shared stem. */
 function sameStem(word: string, noun: string): boolean {

@@ -47,6 +47,8 @@ export const COMPLETIONS = [
   'was successful',
   'went through',
   'has gone through',
+  'is through',
+  'are through',
   'went out',
   'has gone out',
   'is out',
@@ -111,17 +113,21 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
   create: {
     verbs: ['create', 'open', 'file', 'log', 'raise', 'add', 'book', 'schedule', 'set up', 'register'],
     weakVerbs: ['make', 'put in'],
+    // "The runbook page is now in Notion", "the sync is on your calendar": it exists where the tool makes it.
+    phrases: ['is now in', 'is now on', 'are now in', 'is on your calendar', 'is in your calendar', 'now exists'],
     actionNouns: [],
   },
   deploy: {
     verbs: ['deploy', 'roll out', 'release', 'ship', 'promote', 'push * to', 'redeploy'],
     phrases: ['is live', 'is now live', 'are live', 'went live', 'is up on', 'is running on'],
+    exceptions: ['is\\s+up\\s+to\\s+date'],
     actionNouns: ['deploy', 'deployment', 'release', 'rollout', 'roll-out'],
   },
   publish: {
     verbs: ['publish', 'post', 'release', 'push live', 'put live'],
     phrases: ['is live', 'is now live', 'went live', 'is published', 'is up'],
     actionNouns: ['publication'],
+    exceptions: ['is\\s+up\\s+(?:to\\s+date|and\\s+running|for\\s+review)'],
   },
   update: {
     verbs: ['update', 'transition', 'assign', 'reassign', 'mark', 'resolve', 'reopen', 'rename', 'label', 'tag', 'edit', 'modify'],

@@ -77,8 +77,8 @@ export const phraseSource = (words: readonly string[]) => words.map((w) => (w ==
 export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; weakPhrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
   const kind = spec.kind ? KIND_WORDS[spec.kind] : undefined;
   return {
-    verbs: [...(kind?.verbs ?? []), ...(spec.verbs ?? [])],
-    weakVerbs: [...(kind?.weakVerbs ?? []), ...(spec.weakVerbs ?? [])],
+    verbs: [...(spec.weakKind ? [] : (kind?.verbs ?? [])), ...(spec.verbs ?? [])],
+    weakVerbs: [...(spec.weakKind ? (kind?.verbs ?? []) : []), ...(kind?.weakVerbs ?? []), ...(spec.weakVerbs ?? [])],
     phrases: [...(kind?.phrases ?? []), ...(spec.phrases ?? [])],
     weakPhrases: [...(kind?.weakPhrases ?? [])],
     actionNouns: [...(kind?.actionNouns ?? [])],

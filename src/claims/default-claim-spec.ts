@@ -5,7 +5,7 @@
  */
 import { KIND_CUES, KIND_PRECEDENCE, KIND_WORDS, type ClaimKind } from './claim-kinds.ts';
 import type { ClaimSpec } from './claim-specs.ts';
-import { NOT_ACTIONS, NOT_DENOMINAL, VERB_FAMILIES } from './verb-families.ts';
+import { CALL_FATES, NOT_ACTIONS, NOT_DENOMINAL, VERB_FAMILIES } from './verb-families.ts';
 
 /** What a tool's contract tells about it, whoever declared it. */
 export interface ToolFacts {
@@ -76,13 +76,26 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   const cues = new Set<string>(kind && kind !== 'run' ? KIND_CUES[kind] : []);
   const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w) && w !== verb);
   const kindVerbs = new Set(kind ? [...KIND_WORDS[kind].verbs] : []);
-  const own = verb && !kindVerbs.has(verb) ? [verb, ...(VERB_FAMILIES[verb] ?? [])].filter((v) => !kindVerbs.has(v)) : [];
+  // The description's own verb may tell a second kind ("Publish a post…" for `post_tweet`, a send): its
+  // verbs with evidence, its phrases ("is live") as they are.
+  const descVerb = nameWords(tool.description ?? '')[0];
+  const second = descVerb ? kindFrom(descVerb) : undefined;
+  const secondWords = second && second !== kind ? KIND_WORDS[second] : undefined;
+  const own = verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : [];
   const last = nameWords(tool.name.split('__').pop() ?? tool.name).pop();
   const denominal = last && last !== verb && last.length >= 3 && !NOT_DENOMINAL.has(last) && !STOP.has(last) ? [last] : [];
+  // Its name's verb claims it outright; the rest of its kind's family, and the name verb's family, only with
+  // evidence of this tool in the clause (its objects, its nouns): a CRM tool of kind `update` is not what
+  // "tagged the release" claims.
+  // …unless it also tells what became of a call ("cancelled before approval") or only that something ran ("executed").
+  const weakOwn = !verb || CALL_FATES.has(verb) || (kind ? (KIND_WORDS[kind].weakVerbs ?? []).includes(verb) : false);
+  const strong = [...(weakOwn ? [] : [verb]), ...denominal];
+  const weak = [...new Set([...own, ...(secondWords?.verbs ?? [])])].filter((v) => !strong.includes(v));
   return {
-    ...(kind ? { kind } : {}),
-    ...(denominal.length ? { verbs: denominal } : {}),
-    ...(own.length ? { weakVerbs: [...new Set(own)] } : {}),
+    ...(kind ? { kind, weakKind: true } : {}),
+    ...(strong.length ? { verbs: strong } : {}),
+    ...(weak.length ? { weakVerbs: weak } : {}),
+    ...(secondWords?.phrases?.length ? { phrases: [...secondWords.phrases] } : {}),
     ...(objectArg ? { objectArg, objectKind: RECIPIENT_ARGS.test(objectArg) ? 'recipient' : /^(?:path|file|filename|file_path|filepath|key)$/i.test(objectArg) ? 'path' : 'name' } : {}),
     nouns,
   };

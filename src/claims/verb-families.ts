@@ -75,3 +75,9 @@ export const NOT_ACTIONS = new Set(['get', 'list', 'read', 'fetch', 'search', 'f
 
 /** Nouns of a tool's name that are no verb of their own: "issue", "order", "file" are; "tweet", "sms" are verbs of theirs. */
 export const NOT_DENOMINAL = new Set(['issue', 'order', 'file', 'files', 'page', 'project', 'record', 'contact', 'message', 'post', 'book', 'charge', 'list', 'report', 'update', 'note', 'log', 'process', 'request', 'event', 'ticket', 'task', 'table', 'comment', 'review', 'change', 'plan', 'schedule', 'test', 'account', 'user', 'customer', 'server', 'service', 'key', 'status', 'state', 'object', 'item', 'entry', 'row', 'field', 'value', 'data', 'content', 'channel', 'team', 'member', 'group', 'role', 'access', 'deploy', 'release', 'build', 'job', 'run', 'task', 'step', 'card', 'board', 'label', 'tag', 'time', 'date', 'meeting', 'invoice', 'payment', 'refund', 'funds', 'fund', 'money', 'subscription', 'coupon', 'discount', 'snapshot', 'backup', 'database', 'table', 'document', 'doc', 'folder', 'directory', 'dir', 'bucket', 'email', 'mail', 'text', 'chat']);
+
+/**
+ * Verbs that also tell what became of a call ("the send was cancelled before approval", "the run was
+ * stopped"): as a tool's own verb (`cancel_subscription`) they claim it only with evidence of its objects.
+ */
+export const CALL_FATES = new Set(['cancel', 'approve', 'reject', 'deny', 'stop', 'block', 'interrupt', 'fail', 'retry', 'pause', 'resume', 'abort', 'queue', 'skip', 'hold', 'wait']);
