@@ -14,7 +14,7 @@ import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.
 import { splitClauses } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
-import { CALL_FATES, VERB_FAMILIES } from './verb-families.ts';
+import { CALL_FATES } from './verb-families.ts';
 import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
@@ -34,13 +34,21 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
     for (const found of matches) {
       // "Released the lock by deleting deploy.lock", "cleaned out build/ with `rm -rf build`": the means
       // carries the claim (another verb of the clause, or a command), not the verb of its result.
-      const match = byMeans(clause.text, found, matches, specs, spans);
+      let match = byMeans(clause.text, found, matches, specs, spans);
       if (!match) continue;
       if (match.weak && match.form === 'phrase' && failureTold(clause.text)) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
-      const spec = specs[match.tool]!;
-      const objects = claimedObjects(clause.text, match, matches, spec, receipt);
-      if (!objects || !byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
+      let spec = specs[match.tool]!;
+      let objects = claimedObjects(clause.text, match, matches, spec, receipt);
+      if (!objects) {
+        // "I removed the password line from config.ini": no file deleted, but config.ini edited.
+        const edit = editOf(clause.text, match, matches, spec, specs, receipt);
+        if (!edit) continue;
+        match = { ...match, tool: edit.tool };
+        spec = specs[edit.tool]!;
+        objects = edit.objects;
+      }
+      if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
       const done = receipt.filter((e) => e.tool === match.tool && e.outcome === 'done');
       const add = (object: string | undefined) => {
         const key = `${match.tool}\u0000${object ? normalize(object) : ''}`;
@@ -191,6 +199,19 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   return first.containers + second.containers ? null : [];
 }
 
+/**
+ * A deletion from inside a file ("removed the line with the password from config.ini", "cut 100 lines
+ * from big.log") is an edit of that file: the claim of the first tool that writes files, on the container.
+ */
+function editOf(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, specs: ClaimSpecs, receipt: Receipt): { tool: string; objects: string[] } | undefined {
+  if (spec.kind !== 'delete') return undefined;
+  const writer = Object.keys(specs).find((t) => specs[t]!.kind === 'write' && kindOf(specs[t]!) === 'path');
+  if (!writer) return undefined;
+  const { after, before } = objectRegions(text, match, verbs);
+  const names = [...objectsIn(after, spec, match.tool, receipt).containerNames, ...objectsIn(before, spec, match.tool, receipt).containerNames];
+  return names.length ? { tool: writer, objects: [...new Set(names)] } : undefined;
+}
+
 /** The clause tells a failure or a wait ("`npm test` failed: 3 tests are failing", "was denied"); "no errors" is none. */
 function failureTold(text: string): boolean {
   const rest = text.replace(/\b(?:no|zero|0|without)\s+(?:\w+\s+)?(?:errors?|warnings?|problems?|failures?|issues?)\b|\bdid(?:n't| not)\s+fail\b|\bno longer fails?\b/gi, ' ');
@@ -245,13 +266,12 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     const ws = wordsIn(m);
     return (specs[m.tool]!.nouns ?? []).filter((n) => ws.some((w) => sameStem(w, n.toLowerCase()))).length;
   };
-  // "emailed" for `gmail__send_email`, "texted" for `send_sms`: the verb is a word of the tool's name or of
-  // its name verb's family (not "ran", "cancelled": they say a call ran or what became of it).
+  // "emailed" for `gmail__send_email`, "tweeted" for `post_tweet`: the verb is a word of the tool's name
+  // (not "ran", "cancelled": they say a call ran or what became of it).
   const ownVerb = (m: VerbMatch) => {
     const verb = stemOf(m.text.split(/\s+/)[0]!);
     if (GENERIC_VERB_STEMS.has(verb) || CALL_FATE_STEMS.has(verb)) return 0;
-    const first = (v: string) => stemOf(v.split(/\s+/)[0]!);
-    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb || (VERB_FAMILIES[w] ?? []).some((f) => first(f) === verb)) ? 1 : 0;
+    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb) ? 1 : 0;
   };
   const score = (m: VerbMatch) => named(m) + nouns(m);
   const kept: VerbMatch[] = [];

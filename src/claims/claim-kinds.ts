@@ -68,7 +68,10 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     actionNouns: ['deletion', 'removal', 'cleanup', 'clean-up', 'purge'],
     exceptions: [
       // "has gone out to #release", "gone quiet": another sense of "gone".
-      'gone\\s+(?:out|through|quiet|down|up|over|by|back|into|to|well|ahead|on|off|live)\\b',
+      'gone\\s+(?:out|through|quiet|down|up|over|by|back|into|to|well|ahead|on|off|live|stale|missing|wrong|bad|cold|silent|dark|red|green|smoothly|fine|unnoticed|unanswered)\\b',
+      // "the memory was freed", "freed the lock": not files.
+      '(?<=\\b(?:memory|lock|locks|port|slot|slots|connection|connections|worker|thread|handle|handles)\\s+(?:was|were|is|are|got|has been|have been)\\s+)freed',
+      'free(?:d|s)?\\s+(?:up\\s+)?(?:the\\s+)?(?:memory|lock|port|slot|thread|connection|handle|worker)s?\\b',
       // "the timeout cleared", "cleared after the restart": a condition clearing, not a file.
       'clear(?:ed|s)?\\s+(?:after|on its own|up\\b)',
       // "dropped carol a line", "dropped the ball".
@@ -77,14 +80,22 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     containers: ['from', 'in', 'inside', 'within', 'out of'],
   },
   send: {
-    verbs: ['send', 'email', 'e-mail', 'mail', 'message', 'notify', 'post', 'ping', 'page', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'loop in', 'loop * in', 'deliver', 'let * know', 'ship', 'dispatch', 'fire off', 'drop * a line', 'broadcast', 'relay', 'cc', 'share * with', 'reply to', 'tell', 'brief', 'warn'],
+    verbs: ['send', 'email', 'e-mail', 'mail', 'message', 'notify', 'post', 'ping', 'page', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'loop in', 'loop * in', 'deliver', 'let * know', 'ship', 'dispatch', 'fire off', 'drop * a line', 'drop a line to', 'drop a note to', 'broadcast', 'relay', 'cc', 'share * with', 'reply to', 'tell', 'brief', 'warn', 'write to', 'push * out to'],
     phrases: ['went out', 'gone out', 'is on its way', 'are on their way', 'landed in'],
     actionNouns: ['email', 'e-mail', 'message', 'note', 'notification', 'alert', 'reply', 'heads-up', 'update'],
     // "let me know if…" asks the user; it tells no one anything.
-    exceptions: ['let\\s+(?:me|us)\\s+know', 'tell(?:s)?\\s+(?:me|us)\\b'],
+    exceptions: [
+      'let\\s+(?:me|us)\\s+know',
+      'tell(?:s)?\\s+(?:me|us)\\b',
+      // "written to report.md": a write; "wrote to the customer", "wrote to bob@…": a send.
+      'wr(?:ite|ites|ote|itten|iting)\\s+to\\s+(?!(?:the\\s+|our\\s+|your\\s+)?(?:customer|client|vendor|team|user|owner|support|manager|them|him|her|you|me|us|everyone|[\\w.+-]+@|@|#)\\w*)',
+    ],
   },
   write: {
-    verbs: ['write', 'save', 'store', 'record', 'log', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to'],
+    verbs: ['write', 'save', 'store', 'record', 'log', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to', 'truncate'],
+    // What a file now holds is what was written to it: "notes.txt now has the summary", "app.log is empty
+    // now" (when the clause names the file).
+    weakPhrases: ['now has', 'now holds', 'now contains', 'now reads', 'now says', 'now lists', 'is empty now', 'is now empty', 'are empty now', 'are now empty'],
     actionNouns: ['write', 'save'],
     exceptions: [
       // "saved you 2 MB", "saves time": space or time saved, not a file.

@@ -59,7 +59,8 @@ function lexiconPast(word: string): string[] {
 /** Inflections of a base verb: 3rd person, past/participle, -ing. */
 export function inflect(base: string): Record<Exclude<Form, 'phrase'>, string[]> {
   const word = base.toLowerCase();
-  if (/ed$/.test(word) && !IRREGULAR[word]) return { base: [], s: [], past: [word], ing: [] };
+  // A word given in the past ("cleaned") is taken as it is; "seed", "need" are base forms.
+  if (/ed$/.test(word) && !/eed$/.test(word) && word.length > 3 && !IRREGULAR[word]) return { base: [], s: [], past: [word], ing: [] };
   const cvc = /^[^aeiou]*[aeiou][^aeiouwxy]$/.test(word) && word.length <= 4;
   const stem = cvc ? word + word.slice(-1) : word;
   const s = /(s|x|z|ch|sh)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`;

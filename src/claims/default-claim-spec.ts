@@ -96,6 +96,7 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
     ...(strong.length ? { verbs: strong } : {}),
     ...(weak.length ? { weakVerbs: weak } : {}),
     ...(secondWords?.phrases?.length ? { phrases: [...secondWords.phrases] } : {}),
+    ...(secondWords?.exceptions?.length ? { exceptions: [...secondWords.exceptions] } : {}),
     ...(objectArg ? { objectArg, objectKind: RECIPIENT_ARGS.test(objectArg) ? 'recipient' : /^(?:path|file|filename|file_path|filepath|key)$/i.test(objectArg) ? 'path' : 'name' } : {}),
     nouns,
   };
