@@ -120,6 +120,10 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
   if (byAnother && match.form === 'past' && !FIRST_PERSON.test(before)) return false;
   if (FIRST_PERSON.test(before)) return true;
+  // "…by deleting deploy.lock", "after running the tests": a gerund has no subject of its own.
+  if (match.form === 'ing') return true;
+  // "the retry sent the message", "the second attempt deleted it": the agent's call did it.
+  if (/\b(?:retry|rerun|re-run|attempt|try|call|request)\s*$/i.test(before.replace(/\s+(?:also|then|finally|successfully)\s*$/i, ''))) return true;
   // "someone posted in #ops", "…that the worker restarted": another actor, or what someone said.
   if (/\b(?:someone|somebody|they|he|she|people|that)\b/i.test(before)) return false;
   const { aux } = auxiliaries(before);
@@ -130,7 +134,9 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (!subject.length) return true;
   // No direct object ("Email sent to bob@…", "Summary written to report.txt"): a headline passive.
   if (/^\s*(?:$|[.,;:!)]|(?:to|for|in|into|with|at|on|from|via|by|as|successfully|just|now)\b)/i.test(after)) return true;
-  if (spec.objectArg && objectsIn(objectRegion, spec, match.tool, receipt).objects.length) return true;
+  // "debug.log and app.log deleted": the subject names the objects (a headline passive); "nginx wrote the
+  // errors to error.log": another actor.
+  if (spec.objectArg && objectsIn(before, spec, match.tool, receipt).objects.length) return true;
   const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
 }
@@ -159,7 +165,7 @@ function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch
   // The next verb that asserts something starts another claim; "to free space", "by deleting" do not.
   const next = verbs.find((v) => v.start >= match.end && (v.form === 'past' || v.form === 'phrase'));
   if (next) after = text.slice(match.end, next.start);
-  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
+  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
   if (stop) after = after.slice(0, stop.index);
   return { after, before, passive };
 }
@@ -314,6 +320,9 @@ const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, f
 function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boolean {
   const done = entries.filter((e) => e.outcome === 'done').length;
   const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated');
+  // "Deleted 4 of 5 files": as many done as the first number says.
+  const part = /\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text);
+  if (part) return done < (NUMBERS[part[1]!.toLowerCase()] ?? Number(part[1]));
   if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
   if (/\b(?:all|every|each|everyone|everybody|everything|both)\b/i.test(text)) {
     const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text)?.[1];

@@ -111,8 +111,9 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
       for (const phrase of weak ? words.weakPhrases : words.phrases) byForm.phrase.push(phraseSource(phrase.trim().toLowerCase().split(/\s+/)));
       if (!weak) {
         // "The deletion of x was carried out", "the email to y went through": an action noun, then its completion.
-        if (words.actionNouns.length) {
-          const nouns = words.actionNouns.map((n) => `${escape(n)}s?`).join('|');
+        const actionNouns = [...new Set([...words.actionNouns, ...verbs.flatMap(nominalisations)])];
+        if (actionNouns.length) {
+          const nouns = actionNouns.map((n) => `${escape(n)}s?`).join('|');
           const done = COMPLETIONS.map((c) => phraseSource(c.split(/\s+/))).join('|');
           byForm.phrase.push(`(?<=\\b(?:${nouns})\\b(?:[^.!?;]|[.!?](?=\\S)){0,80}?)(?:${done})`);
         }
@@ -125,6 +126,24 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
   }
   compiled.set(specs, matchers);
   return matchers;
+}
+
+/**
+ * The nouns English makes of a one-word verb, by its regular suffixes: delete → deletion, remove → removal,
+ * deliver → delivery, notify → notification, ship → shipment, migrate → migration. They are read only
+ * before a completion ("the delivery … was completed"), so a form English lacks never matches.
+ */
+export function nominalisations(verb: string): string[] {
+  const v = verb.toLowerCase();
+  if (/\s|\*/.test(v) || v.length < 4) return [];
+  const out: string[] = [];
+  if (/te$/.test(v)) out.push(`${v.slice(0, -1)}ion`);
+  if (/[^aeiou]e$/.test(v)) out.push(`${v.slice(0, -1)}al`, `${v.slice(0, -1)}ation`);
+  if (/fy$/.test(v)) out.push(`${v.slice(0, -1)}ication`);
+  if (/er$/.test(v)) out.push(`${v}y`);
+  if (/(?:sh|ch|ge|st|nd|ss)$/.test(v)) out.push(v);
+  out.push(`${v}ment`, `${v}al`);
+  return out;
 }
 
 /** Every claim verb or phrase in a clause, in order; a longer match wins over one inside it. */

@@ -99,6 +99,7 @@ export function commandOf(entry: ReceiptEntry, objectArg: string | undefined): s
   return value === undefined || value === REDACTED ? undefined : value;
 }
 
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const squash = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** Does a code span in the answer name this command ("`npm test`" ~ `npm test -- --ci`)? */
@@ -151,6 +152,14 @@ export function commandVerdicts(region: string, spans: readonly string[], entrie
       // An undone call whose command the receipt does not show may be this one: it backs nothing.
       return { object: named[0]?.command ?? span, backed: named.some((c) => c.entry.outcome === 'done') };
     });
+  }
+  // Calls whose whole command (a host, a job name) the clause names: each on its own ("bounced api-2 and api-3").
+  const lower = region.toLowerCase();
+  const verbatim = calls.filter((c) => c.command !== undefined && !/\s/.test(c.command) && new RegExp(`(?<![\\w.-])${escapeRe(c.command.toLowerCase())}(?![\\w-])`).test(lower));
+  if (verbatim.length > 1) {
+    const byCommand = new Map<string, typeof verbatim>();
+    for (const c of verbatim) byCommand.set(c.command!, [...(byCommand.get(c.command!) ?? []), c]);
+    return [...byCommand].map(([command, cs]) => ({ object: command, backed: cs.some((c) => c.entry.outcome === 'done') }));
   }
   const scored = calls.filter((c) => c.command !== undefined).map((c) => ({ ...c, score: commandScore(region, [], c.command!, verb) }));
   const best = Math.max(0, ...scored.map((c) => c.score));
