@@ -161,10 +161,12 @@ function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch
   const { aux } = auxiliaries(text.slice(0, match.start));
   const passive = match.form === 'phrase' || (aux.length > 0 && PASSIVE.has(aux[0]!)) || (aux[0] === "n't" && PASSIVE.has(aux[1] ?? ''));
   const before = text.slice(scopeStart(text, match.start, verbs), match.start);
-  let after = text.slice(match.end);
+  // "locked acc_77 out", "let bob@x.io know": the object may stand inside the verb's words.
+  const inside = match.form === 'phrase' ? '' : match.text.replace(/^\S+/, '').replace(/\S+$/, '');
+  let after = `${inside} ${text.slice(match.end)}`;
   // The next verb that asserts something starts another claim; "to free space", "by deleting" do not.
   const next = verbs.find((v) => v.start >= match.end && (v.form === 'past' || v.form === 'phrase'));
-  if (next) after = text.slice(match.end, next.start);
+  if (next) after = `${inside} ${text.slice(match.end, next.start)}`;
   const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
   if (stop) after = after.slice(0, stop.index);
   return { after, before, passive };

@@ -53,7 +53,7 @@ export function stemOf(word: string): string {
   const irregular = IRREGULAR[w];
   if (irregular) return irregular;
   if (w.length <= 4) return w.replace(/s$/, '');
-  w = w.replace(/ies$/, 'y').replace(/(?:ations?|ions?|ments?|ings?|ed|es|s)$/, (m, at: number) => (at >= 3 ? '' : m));
+  w = w.replace(/ies$/, 'y').replace(/(?:ions?|ments?|ings?|ed|es|s)$/, (m, at: number) => (at >= 3 ? '' : m));
   if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|ff|zz)$/.test(w)) w = w.slice(0, -1);
   return w.replace(/e$/, '');
 }

@@ -75,7 +75,6 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   const objectArg = kind === 'run' ? undefined : (params.find((p) => !NOT_OBJECT_ARGS.test(p)) ?? params.find((p) => OBJECT_ARGS.test(p)) ?? params[0]);
   const cues = new Set<string>(kind && kind !== 'run' ? KIND_CUES[kind] : []);
   const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w) && w !== verb);
-  const kindVerbs = new Set(kind ? [...KIND_WORDS[kind].verbs] : []);
   // The description's own verb may tell a second kind ("Publish a post…" for `post_tweet`, a send): its
   // verbs with evidence, its phrases ("is live") as they are.
   const descVerb = nameWords(tool.description ?? '')[0];
@@ -84,10 +83,10 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   const own = verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : [];
   const last = nameWords(tool.name.split('__').pop() ?? tool.name).pop();
   const denominal = last && last !== verb && last.length >= 3 && !NOT_DENOMINAL.has(last) && !STOP.has(last) ? [last] : [];
-  // Its name's verb claims it outright; the rest of its kind's family, and the name verb's family, only with
-  // evidence of this tool in the clause (its objects, its nouns): a CRM tool of kind `update` is not what
-  // "tagged the release" claims.
-  // …unless it also tells what became of a call ("cancelled before approval") or only that something ran ("executed").
+  // Its name's verb claims it outright (unless it also tells what became of a call, "cancelled before
+  // approval", or only that something ran, "executed"); the rest of its kind's family, and the name verb's
+  // family, only with evidence of this tool in the clause (its objects, its nouns): a CRM tool of kind
+  // `update` is not what "tagged the release" claims.
   const weakOwn = !verb || CALL_FATES.has(verb) || (kind ? (KIND_WORDS[kind].weakVerbs ?? []).includes(verb) : false);
   const strong = [...(weakOwn ? [] : [verb]), ...denominal];
   const weak = [...new Set([...own, ...(secondWords?.verbs ?? [])])].filter((v) => !strong.includes(v));
