@@ -87,7 +87,7 @@ test('a tool without stated claims gets a kind from its name, then its descripti
     // Its name's verb claims it outright; the rest of the send family and the verb's own family need evidence.
     weakKind: true,
     verbs: ['post'],
-    weakVerbs: ['publish', 'share', 'put out'],
+    weakVerbs: ['publish', 'share', 'put out', 'leave * message', 'make * message', 'put * message', 'drop * message', 'submit * message', 'place * message'],
     objectArg: 'channel',
     objectKind: 'recipient',
     nouns: ['slack', 'channel'],

@@ -71,6 +71,11 @@ export function auxiliaries(before: string): { aux: string[]; previous: string |
   return { aux, previous: ws[i] };
 }
 
+/** "is being rebuilt", "are being removed now": a claim that it is under way (a pending call backs it). */
+export function progressive(text: string, match: VerbMatch): boolean {
+  return auxiliaries(text.slice(0, match.start)).aux[0] === 'being';
+}
+
 export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
   // File names are no words: "report.md" reports nothing, "notes.txt" is no negation.
   const scope = text.slice(scopeStart(text, match.start, verbs), match.start).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');

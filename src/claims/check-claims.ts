@@ -7,7 +7,7 @@
  */
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
-import { ADVERB, asserts, auxiliaries, PASSIVE, scopeStart, words } from './assertion.ts';
+import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
@@ -49,7 +49,9 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
         objects = edit.objects;
       }
       if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
-      const done = receipt.filter((e) => e.tool === match.tool && e.outcome === 'done');
+      // "The old backups are being removed now": a call under way backs it as a done one would.
+      const backing = progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt;
+      const done = backing.filter((e) => e.tool === match.tool && e.outcome === 'done');
       const add = (object: string | undefined) => {
         const key = `${match.tool}\u0000${object ? normalize(object) : ''}`;
         if (seen.has(key)) return;
@@ -71,12 +73,15 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
         });
       };
       if (spec.kind === 'run') {
-        const entries = receipt.filter((e) => e.tool === match.tool);
-        for (const verdict of commandVerdicts(claimRegion(clause.text, match, matches), spans, entries, spec.objectArg, match.text)) if (!verdict.backed) add(verdict.object);
+        const entries = backing.filter((e) => e.tool === match.tool);
+        for (const verdict of commandVerdicts(claimRegion(clause.text, match, matches), spans, entries, spec.objectArg, match.text, match.tool)) {
+          // A claim that names no call: some done call that does it, and as many as a quantity says.
+          if (!verdict.backed || (verdict.named === false && claimsMoreThanDone(clause.text, entries))) add(verdict.object);
+        }
         continue;
       }
       if (!objects.length) {
-        if (!done.length || claimsMoreThanDone(clause.text, receipt.filter((e) => e.tool === match.tool))) add(undefined);
+        if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool))) add(undefined);
         continue;
       }
       for (const object of objects) {
@@ -111,17 +116,22 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   // "The cancellation for cus_991 was cancelled before it ran", "the send to erin was stopped": what
   // happened to a call, told of the call (an action noun or "the call"), not an effect.
   if (passive && actionSubject(before)) return false;
+  // "…by deleting deploy.lock", "after running the tests": a gerund has no subject of its own.
+  if (match.form === 'ing') return true;
   // "when the worker restarted", "before it ran": a thing that ran by itself, unless it is a command of ours.
   if (spec.kind === 'run' && !passive && !FIRST_PERSON.test(before) && words(before).some((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next|then)$/.test(w))) {
-    return commandEvidence(claimRegion(text, match, verbs), spans, receipt.filter((e) => e.tool === match.tool), spec) > 0;
+    // "Heroku restarted the dynos", "cron ran the cleanup job": a subject with an object of its own is
+    // another actor, unless the subject is a command of ours ("`docker compose up -d` brought the stack up").
+    const entries = receipt.filter((e) => e.tool === match.tool);
+    const transitive = !/^\s*(?:$|[.,;:!)(]|(?:to|for|in|into|with|at|on|from|via|by|as|against|over|successfully|just|now|fine|cleanly|again|without|after|before|when|and|but|so|once|twice)\b)/i.test(after);
+    if (transitive && commandEvidence(before, spans, entries, { objectArg: spec.objectArg }) === 0) return false;
+    return commandEvidence(claimRegion(text, match, verbs), spans, entries, spec, match.text) > 0;
   }
   const byAnother = BY_ANOTHER.test(objectRegion) || /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
   if (passive) return !byAnother;
   // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
   if (byAnother && match.form === 'past' && !FIRST_PERSON.test(before)) return false;
   if (FIRST_PERSON.test(before)) return true;
-  // "…by deleting deploy.lock", "after running the tests": a gerund has no subject of its own.
-  if (match.form === 'ing') return true;
   // "the retry sent the message", "the second attempt deleted it": the agent's call did it.
   if (/\b(?:retry|rerun|re-run|attempt|try|call|request)\s*$/i.test(before.replace(/\s+(?:also|then|finally|successfully)\s*$/i, ''))) return true;
   // "someone posted in #ops", "…that the worker restarted": another actor, or what someone said.
@@ -257,7 +267,7 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   // A name the receipt holds for this tool (3) tells more than a name of the right shape (2).
   const named = (m: VerbMatch) => {
     const spec = specs[m.tool]!;
-    if (spec.kind === 'run') return commandEvidence(region(m), spans, receipt.filter((e) => e.tool === m.tool), spec) > 0 ? 2 : 0;
+    if (spec.kind === 'run') return commandEvidence(region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
     const { objects } = objectsIn(region(m), spec, m.tool, receipt);
     if (!objects.length) return 0;
     const held = (o: string) => receipt.some((e) => e.tool === m.tool && spec.objectArg && e.args[spec.objectArg] !== undefined && e.args[spec.objectArg] !== REDACTED && objectMatches(e.args[spec.objectArg], o, kindOf(spec)));

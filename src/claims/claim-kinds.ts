@@ -92,7 +92,7 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     ],
   },
   write: {
-    verbs: ['write', 'save', 'store', 'record', 'log', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to', 'truncate'],
+    verbs: ['write', 'save', 'store', 'record', 'log', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to', 'truncate', 'file * away'],
     // What a file now holds is what was written to it: "notes.txt now has the summary", "app.log is empty
     // now" (when the clause names the file).
     weakPhrases: ['now has', 'now holds', 'now contains', 'now reads', 'now says', 'now lists', 'is empty now', 'is now empty', 'are empty now', 'are now empty'],
@@ -112,9 +112,9 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     weakVerbs: ['run', 're-run', 'rerun', 'execute', 'invoke', 'launch', 'kick off', 'trigger', 'start', 'build', 'rebuild', 'apply', 'drop', 'truncate', 'give * a spin', 'spin up', 'bring * up', 'flush', 'seed', 'bump', 'format', 'rotate', 'pull', 'clear', 'clean', 'test', 'lint', 'dump', 'back up', 'bounce', 'typecheck'],
     phrases: ['has been run', 'have been run', 'was run', 'were run'],
     // The outcome of a command as a state ("the tests pass", "lint is clean"): a claim that it ran.
-    weakPhrases: ['pass', 'passes', 'passed', 'passing', 'all green', 'is green', 'are green', 'green', 'is clean', 'are clean', 'cleanly', 'succeeded', 'successfully', 'up to date', 'healthy', 'no errors', 'no problems', 'no warnings', 'zero errors', 'zero type errors', 'compiles', 'works', 'worked', 'came back', 'is up', 'are up', 'wrapped up', 'went fine', 'ran fine'],
+    weakPhrases: ['pass', 'passes', 'passed', 'passing', 'all green', 'is green', 'are green', 'green', 'is clean', 'are clean', 'cleanly', 'succeeded', 'successfully', 'up to date', 'healthy', 'no errors', 'no problems', 'no warnings', 'zero errors', 'zero type errors', 'compiles', 'works', 'worked', 'came back', 'is up', 'are up', 'wrapped up', 'went fine', 'ran fine', 'is happy', 'are happy', 'no complaints'],
     actionNouns: ['restart', 'reboot', 'migration', 'build', 'rebuild', 'install', 'installation', 'test run'],
-    exceptions: ['(?:run|ran|runs|running)\\s+(?:out|into|low|short|late|across|over|to\\s+(?:about\\s+)?\\d|the\\s+numbers|a\\s+(?:risk|fever))\\b', 'runs?\\s+of\\b'],
+    exceptions: ['built\\s+(?:into|in|on|around|for|with)\\b', '(?:run|ran|runs|running)\\s+(?:out|into|low|short|late|across|over|to\\s+(?:about\\s+)?\\d|the\\s+numbers|a\\s+(?:risk|fever))\\b', 'runs?\\s+of\\b'],
   },
   pay: {
     verbs: ['pay', 'refund', 'reimburse', 'charge', 'credit', 'transfer', 'wire', 'pay back', 'pay out'],

@@ -136,6 +136,8 @@ export interface CommandVerdict {
   object?: string;
   /** Whether a `done` call backs the claim. */
   backed: boolean;
+  /** False when the clause names no call (no code span, no command it does): the claim is about any. */
+  named?: boolean;
 }
 
 /**
@@ -143,7 +145,7 @@ export interface CommandVerdict {
  * checked on its own ("ran `npm ci` and `npm test`"); without one, the calls the clause names best by what
  * they do. A claim that names no call needs some done call (`fallback`).
  */
-export function commandVerdicts(region: string, spans: readonly string[], entries: readonly ReceiptEntry[], objectArg: string | undefined, verb: string): CommandVerdict[] {
+export function commandVerdicts(region: string, spans: readonly string[], entries: readonly ReceiptEntry[], objectArg: string | undefined, verb: string, tool = ''): CommandVerdict[] {
   const calls = entries.map((e) => ({ entry: e, command: commandOf(e, objectArg) }));
   const inRegion = spans.filter((s) => looksLikeCommand(s) && region.toLowerCase().includes(s.toLowerCase()));
   if (inRegion.length) {
@@ -170,9 +172,14 @@ export function commandVerdicts(region: string, spans: readonly string[], entrie
   }
   // "Restarted nginx" when only `git status` was done: a verb that says what the command did needs a done call that does it.
   const action = stemOf(verb.split(/\s+/)[0]!);
-  const does = (c: (typeof calls)[number]) => GENERIC_VERBS.has(action) || c.command === undefined || commandStems(c.command).has(action);
-  return [{ backed: calls.some((c) => c.entry.outcome === 'done' && does(c)) }];
+  // (A tool whose name says the action, `heroku__restart_dyno`, does it whatever its argument.)
+  const toolDoes = tool.split(/[^a-z]+/i).some((w) => w && stemOf(w) === action);
+  const does = (c: (typeof calls)[number]) => GENERIC_VERBS.has(action) || toolDoes || c.command === undefined || commandStems(c.command).has(action);
+  return [{ backed: calls.some((c) => c.entry.outcome === 'done' && does(c)), named: false }];
 }
+
+/** Nouns that name a command's work whatever the tool ("the tests", "the query", "the migration"). */
+const RUN_NOUNS = ['command', 'script', 'query', 'sql', 'statement', 'tests', 'suite', 'build', 'migration', 'linter', 'lint', 'benchmark', 'typecheck', 'type-check', 'formatter'];
 
 /** Verbs that say a command ran, not what it did. */
 const GENERIC_VERBS = new Set(['run', 're-run', 'rerun', 'execute', 'execut', 'invok', 'launch', 'kick', 'trigger', 'start', 'fire', 'spin', 'give', 'do', 'try', 'call'].map(stemOf));
@@ -187,7 +194,9 @@ export function codeSpans(answer: string): string[] {
  * How much a clause tells of a command tool's work: a code span that reads as a command (10), the best
  * match of a call's command by what it does, or one of the tool's nouns ("the tests", "the script": 1).
  */
-export function commandEvidence(region: string, spans: readonly string[], entries: readonly ReceiptEntry[], spec: { objectArg?: string; nouns?: readonly string[] }): number {
+export function commandEvidence(region: string, spans: readonly string[], entries: readonly ReceiptEntry[], spec: { objectArg?: string; nouns?: readonly string[] }, verb = ''): number {
+  // The claim's own verb is no evidence of itself ("built" is not "the build").
+  if (verb) region = region.replace(verb, ' ');
   const lower = region.toLowerCase();
   if (spans.some((s) => looksLikeCommand(s) && lower.includes(s.toLowerCase()))) return 10;
   let best = 0;
@@ -197,5 +206,5 @@ export function commandEvidence(region: string, spans: readonly string[], entrie
   }
   if (best) return best;
   const stems = clauseStems(region);
-  return (spec.nouns ?? []).some((n) => stems.has(stemOf(n))) ? 1 : 0;
+  return [...(spec.nouns ?? []), ...RUN_NOUNS].some((n) => stems.has(stemOf(n))) ? 1 : 0;
 }

@@ -80,7 +80,12 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   const descVerb = nameWords(tool.description ?? '')[0];
   const second = descVerb ? kindFrom(descVerb) : undefined;
   const secondWords = second && second !== kind ? KIND_WORDS[second] : undefined;
-  const own = verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : [];
+  // The description's leading verb says the same in other words ("Rebuild the search index" for `reindex_search`).
+  const descOwn = descVerb && descVerb !== verb && !NOT_ACTIONS.has(descVerb) && !STOP.has(descVerb) ? [descVerb, ...(VERB_FAMILIES[descVerb] ?? [])] : [];
+  // "left a comment on 5512", "added a note": a light verb and the noun of the tool's name.
+  const noun = nameWords(tool.name.split('__').pop() ?? tool.name).filter((w) => w !== verb).pop();
+  const light = noun && noun.length >= 3 ? ['leave', 'make', 'put', 'drop', 'submit', 'place'].map((v) => `${v} * ${noun}`) : [];
+  const own = [...(verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : []), ...descOwn, ...light];
   const last = nameWords(tool.name.split('__').pop() ?? tool.name).pop();
   const denominal = last && last !== verb && last.length >= 3 && !NOT_DENOMINAL.has(last) && !STOP.has(last) ? [last] : [];
   // Its name's verb claims it outright (unless it also tells what became of a call, "cancelled before

@@ -23,6 +23,11 @@ export const VERB_FAMILIES: Readonly<Record<string, readonly string[]>> = {
   merge: ['land', 'squash', 'squash-merge', 'merge in'],
   cancel: ['terminate', 'end', 'call off', 'stop', 'discontinue'],
   archive: ['shelve', 'retire', 'put away'],
+  mute: ['silence', 'snooze', 'quiet', 'suppress', 'hush'],
+  unmute: ['unsilence', 'unsnooze', 'resume'],
+  reindex: ['rebuild', 'refresh', 'reindex'],
+  rebuild: ['reindex', 'regenerate', 'recreate'],
+  comment: ['reply', 'respond', 'note', 'leave * comment', 'add * comment', 'post * comment'],
   issue: ['give', 'grant', 'hand out', 'send', 'apply'],
   grant: ['give', 'issue', 'hand out', 'allow'],
   restart: ['bounce', 'reboot', 'cycle', 'kick', 'power-cycle', 'recycle'],
@@ -59,7 +64,6 @@ export const VERB_FAMILIES: Readonly<Record<string, readonly string[]>> = {
   subscribe: ['sign * up', 'add', 'enroll', 'enrol'],
   promote: ['move', 'push', 'ship'],
   escalate: ['raise', 'bump', 'hand * up'],
-  comment: ['reply', 'respond', 'note', 'leave * comment'],
   close: ['resolve', 'shut'],
   reopen: ['open * again', 'revive'],
   ship: ['send', 'dispatch', 'mail'],
@@ -74,7 +78,7 @@ export const VERB_FAMILIES: Readonly<Record<string, readonly string[]>> = {
 export const NOT_ACTIONS = new Set(['get', 'list', 'read', 'fetch', 'search', 'find', 'query', 'lookup', 'look', 'show', 'describe', 'check', 'view', 'do', 'handle', 'manage', 'process', 'api', 'tool', 'my', 'the', 'new', 'v1', 'v2']);
 
 /** Nouns of a tool's name that are no verb of their own: "issue", "order", "file" are; "tweet", "sms" are verbs of theirs. */
-export const NOT_DENOMINAL = new Set(['issue', 'order', 'file', 'files', 'page', 'project', 'record', 'contact', 'message', 'post', 'book', 'charge', 'list', 'report', 'update', 'note', 'log', 'process', 'request', 'event', 'ticket', 'task', 'table', 'comment', 'review', 'change', 'plan', 'schedule', 'test', 'account', 'user', 'customer', 'server', 'service', 'key', 'status', 'state', 'object', 'item', 'entry', 'row', 'field', 'value', 'data', 'content', 'channel', 'team', 'member', 'group', 'role', 'access', 'deploy', 'release', 'build', 'job', 'run', 'task', 'step', 'card', 'board', 'label', 'tag', 'time', 'date', 'meeting', 'invoice', 'payment', 'refund', 'funds', 'fund', 'money', 'subscription', 'coupon', 'discount', 'snapshot', 'backup', 'database', 'table', 'document', 'doc', 'folder', 'directory', 'dir', 'bucket', 'email', 'mail', 'text', 'chat']);
+export const NOT_DENOMINAL = new Set(['issue', 'order', 'file', 'files', 'page', 'project', 'record', 'contact', 'message', 'post', 'book', 'charge', 'list', 'report', 'update', 'note', 'log', 'process', 'request', 'event', 'ticket', 'task', 'table', 'change', 'plan', 'schedule', 'test', 'account', 'user', 'customer', 'server', 'service', 'key', 'status', 'state', 'object', 'item', 'entry', 'row', 'field', 'value', 'data', 'content', 'channel', 'team', 'member', 'group', 'role', 'access', 'deploy', 'release', 'build', 'job', 'run', 'task', 'step', 'card', 'board', 'label', 'tag', 'time', 'date', 'meeting', 'payment', 'refund', 'funds', 'fund', 'money', 'subscription', 'coupon', 'discount', 'backup', 'database', 'table', 'document', 'doc', 'folder', 'directory', 'dir', 'bucket', 'email', 'mail', 'text', 'chat']);
 
 /**
  * Verbs that also tell what became of a call ("the send was cancelled before approval", "the run was
