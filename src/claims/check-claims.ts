@@ -12,6 +12,7 @@ import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts'
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
+import { objectClaims } from './object-claims.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
@@ -87,6 +88,18 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       for (const object of objects) {
         if (!done.some((e) => !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec)))) add(object);
       }
+    }
+    // A claim in words no tool's family knows ("Shredded debug.log"), on an object a call did not do.
+    const claimed = new Set(matches.map((m) => m.tool));
+    for (const c of objectClaims(clause.text, receipt, specs, claimed)) {
+      const key = `${c.tool}\u0000${normalize(c.object)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const spec = specs[c.tool]!;
+      const related = receipt.filter((e) => e.tool === c.tool && objectMatches(e.args[spec.objectArg!], c.object, kindOf(spec)));
+      const has = related.map(formatReceiptEntry).join(' · ');
+      const claim = clause.text.trim();
+      warnings.push({ tool: c.tool, object: c.object, clause: claim, verb: c.verb, receipt: has, message: `${c.tool} ${c.object}: "${shorten(claim, 100)}" — receipt: ${has}` });
     }
   }
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
