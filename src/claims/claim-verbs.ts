@@ -89,12 +89,22 @@ export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]
 }
 
 const compiled = new WeakMap<ClaimSpecs, Matcher[]>();
+const byTool = new Map<string, Matcher[]>();
+const MAX_CACHED_TOOLS = 2000;
 
 export function compileSpecs(specs: ClaimSpecs): Matcher[] {
   const cached = compiled.get(specs);
   if (cached) return cached;
   const matchers: Matcher[] = [];
   for (const [tool, spec] of Object.entries(specs)) {
+    // The activity derives the specs anew for each answer: a tool's matchers are built once per worker.
+    const key = `${tool}\u0000${JSON.stringify(spec)}`;
+    const known = byTool.get(key);
+    if (known) {
+      matchers.push(...known);
+      continue;
+    }
+    const start = matchers.length;
     const words = wordsOf(spec);
     const exception = words.exceptions.length ? new RegExp(`(?:${words.exceptions.join('|')})`, 'iy') : null;
     for (const [verbs, weak] of [
@@ -123,6 +133,8 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
         if (alts.length) matchers.push({ tool, form, exception, weak, regex: new RegExp(`(?<![\\w@#.-])(?:${alts.join('|')})(?![\\w@-])`, 'gi') });
       }
     }
+    if (byTool.size >= MAX_CACHED_TOOLS) byTool.clear();
+    byTool.set(key, matchers.slice(start));
   }
   compiled.set(specs, matchers);
   return matchers;
