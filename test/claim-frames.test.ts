@@ -120,12 +120,3 @@ test('quantities and nominalisations', () => {
   assert.deepEqual(flagged('The dispatch of the weekly digest to digest@acme.io was completed.', [entry('send_message', { to: 'digest@acme.io' }, 'failed')]), ['send_message digest@acme.io']);
 });
 
-test('a verb no family knows still claims an object whose call was not done; looking at it claims nothing', () => {
-  const rejected = [entry('delete_file', { path: 'debug.log' }, 'rejected')];
-  assert.deepEqual(flagged('Shredded debug.log.', rejected), ['delete_file debug.log']);
-  assert.deepEqual(flagged('debug.log was zapped this morning.', rejected), ['delete_file debug.log']);
-  assert.deepEqual(flagged('I checked debug.log and found 3 errors.', rejected), []);
-  assert.deepEqual(flagged('I kept debug.log, as the rejection asked.', rejected), []);
-  assert.deepEqual(flagged('nginx rotated debug.log overnight.', rejected), [], 'another actor');
-  assert.deepEqual(flagged('Shredded debug.log.', [entry('delete_file', { path: 'debug.log' }, 'done')]), [], 'done');
-});

@@ -12,7 +12,6 @@ import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts'
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
-import { objectClaims } from './object-claims.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
@@ -88,18 +87,6 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       for (const object of objects) {
         if (!done.some((e) => !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec)))) add(object);
       }
-    }
-    // A claim in words no tool's family knows ("Shredded debug.log"), on an object a call did not do.
-    const claimed = new Set(matches.map((m) => m.tool));
-    for (const c of objectClaims(clause.text, receipt, specs, claimed)) {
-      const key = `${c.tool}\u0000${normalize(c.object)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const spec = specs[c.tool]!;
-      const related = receipt.filter((e) => e.tool === c.tool && objectMatches(e.args[spec.objectArg!], c.object, kindOf(spec)));
-      const has = related.map(formatReceiptEntry).join(' · ');
-      const claim = clause.text.trim();
-      warnings.push({ tool: c.tool, object: c.object, clause: claim, verb: c.verb, receipt: has, message: `${c.tool} ${c.object}: "${shorten(claim, 100)}" — receipt: ${has}` });
     }
   }
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
@@ -190,7 +177,7 @@ function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch
   // The next verb that asserts something starts another claim; "to free space", "by deleting" do not.
   const next = verbs.find((v) => v.start >= match.end && (v.form === 'past' || v.form === 'phrase'));
   if (next) after = `${inside} ${text.slice(match.end, next.start)}`;
-  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
+  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|:\s+(?=\S+\s+(?:will|is|was|has|had|are|were|would|can|could|should|stays?|remains?)\b)|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
   if (stop) after = after.slice(0, stop.index);
   return { after, before, passive };
 }
@@ -227,6 +214,9 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   if (first.objects.length) return first.objects;
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
+  // "updated my plan", "revised our estimate": the agent's own thinking, not something of this tool's.
+  const own = /^\s*(?:my|our)\s+([a-z]+)/i.exec(after)?.[1]?.toLowerCase();
+  if (!passive && own && !(spec.nouns ?? []).some((n) => sameStem(own, n.toLowerCase()))) return null;
   return first.containers + second.containers ? null : [];
 }
 

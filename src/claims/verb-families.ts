@@ -58,6 +58,7 @@ export const VERB_FAMILIES: Readonly<Record<string, readonly string[]>> = {
   provision: ['spin up', 'set up', 'create', 'stand up'],
   trigger: ['kick off', 'start', 'launch', 'fire'],
   submit: ['file', 'send in', 'hand in', 'put in'],
+  request: ['ask', 'ask for', 'ask * to', 'invite'],
   renew: ['extend', 'refresh'],
   reset: ['clear', 'wipe', 'zero'],
   unsubscribe: ['remove', 'opt * out', 'take * off'],
