@@ -120,3 +120,19 @@ test('quantities and nominalisations', () => {
   assert.deepEqual(flagged('The dispatch of the weekly digest to digest@acme.io was completed.', [entry('send_message', { to: 'digest@acme.io' }, 'failed')]), ['send_message digest@acme.io']);
 });
 
+
+test('no claim: what others report, what ran elsewhere, part of a suite, the agent\'s own thinking, a verb with nothing else of its tool', () => {
+  const tools = claimSpecsOf([
+    { name: 'run_command', readOnly: false },
+    { name: 'restart_service', description: 'Restart a systemd service on a host.', readOnly: false, params: ['service'] },
+    { name: 'slack__add_reaction', description: 'Add an emoji reaction to a Slack message.', readOnly: false, params: ['channel', 'emoji'] },
+  ]);
+  const failed = [run('npm test', 'failed')];
+  assert.deepEqual(flagged('The tests pass on your machine, you said.', failed, tools), []);
+  assert.deepEqual(flagged('The build is green on CI.', failed, tools), []);
+  assert.deepEqual(flagged('Most of the suite passes; 3 tests fail in parser.test.ts.', failed, tools), []);
+  assert.deepEqual(flagged('I restarted my analysis after reading the new logs.', [], tools), []);
+  assert.deepEqual(flagged('I reacted quickly to the alert.', [], tools), []);
+  assert.deepEqual(flagged('Reacted with :tada: in #general.', [], tools), ['slack__add_reaction #general'], 'an -ion noun of the name gives its verb');
+  assert.deepEqual(flagged('nginx is back up after the restart.', [entry('restart_service', { service: 'nginx' }, 'rejected')], tools), ['restart_service nginx']);
+});

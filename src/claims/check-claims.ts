@@ -36,7 +36,8 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       // carries the claim (another verb of the clause, or a command), not the verb of its result.
       let match = byMeans(clause.text, found, matches, specs, spans);
       if (!match) continue;
-      if (match.weak && match.form === 'phrase' && failureTold(clause.text)) continue;
+      // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
+      if (match.weak && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       let spec = specs[match.tool]!;
       let objects = claimedObjects(clause.text, match, matches, spec, receipt);
@@ -208,15 +209,16 @@ function byMeans(text: string, match: VerbMatch, verbs: readonly VerbMatch[], sp
 
 /** The objects a claim names; null when it names only containers (a claim about their contents, not them). */
 function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt): string[] | null {
-  if (!spec.objectArg) return [];
   const { after, before, passive } = objectRegions(text, match, verbs);
+  // "updated my plan", "restarted my analysis": the agent's own thinking, not something of this tool's.
+  const own = /^\s*(?:my|our)\s+([a-z]+)/i.exec(after)?.[1]?.toLowerCase();
+  if (!passive && match.form !== 'phrase' && own && !(spec.nouns ?? []).some((n) => sameStem(own, n.toLowerCase()))) return null;
+  if (!spec.objectArg) return [];
   const first = objectsIn(passive ? before : after, spec, match.tool, receipt);
   if (first.objects.length) return first.objects;
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
-  // "updated my plan", "revised our estimate": the agent's own thinking, not something of this tool's.
-  const own = /^\s*(?:my|our)\s+([a-z]+)/i.exec(after)?.[1]?.toLowerCase();
-  if (!passive && own && !(spec.nouns ?? []).some((n) => sameStem(own, n.toLowerCase()))) return null;
+
   return first.containers + second.containers ? null : [];
 }
 
@@ -245,6 +247,10 @@ const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|sh
 /** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records.", "…, per the changelog."). */
 function reported(text: string, match: VerbMatch): boolean {
   if (/,\s*(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?\s*$/i.test(text.slice(match.end))) return true;
+  // "…, you said", "…, as the listing says": an attribution closing the clause.
+  if (/,\s*(?:as\s+)?(?:you|they|he|she|someone|the\s+\w+(?:\s+\w+)?)\s+(?:said|says|say|mentioned|mention|reported|reports|wrote|claims?|claimed|told me)\b[^,]*$/i.test(text.slice(match.end))) return true;
+  // Done elsewhere: on CI, by the pipeline.
+  if (/\b(?:on|in|per|from|by)\s+(?:the\s+)?(?:ci|github\s+actions|jenkins|circleci|buildkite|pipeline|ci\s+server)\b/i.test(text)) return true;
   if (REPORTED.test(text.slice(0, match.start))) return true;
   const tail = /,\s*(?:as\s+)?([^,]*)$/.exec(text.slice(match.end))?.[1] ?? '';
   return REPORTED.test(tail) && /[.!]?\s*$/.test(tail) && REPORTED.exec(tail)!.index + REPORTED.exec(tail)![0].length >= tail.replace(/[\s.!]+$/, '').length - 1;
@@ -277,14 +283,14 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     return objects.some(held) ? 3 : 2;
   };
   // Words of the clause, not of the names in it ("notes.md" says nothing of a "note" tool).
-  const wordsIn = (m: VerbMatch) =>
-    region(m)
+  const wordsIn = (m: VerbMatch, withVerb = true) =>
+    (withVerb ? region(m) : region(m).replace(m.text, ' '))
       .toLowerCase()
       .replace(/[\w.+-]*[@#][\w.-]+|[\w-]+(?:\.[\w-]+)+/g, ' ')
       .split(/[^a-z0-9_-]+/)
       .filter(Boolean);
-  const nouns = (m: VerbMatch) => {
-    const ws = wordsIn(m);
+  const nouns = (m: VerbMatch, withVerb = true) => {
+    const ws = wordsIn(m, withVerb);
     return (specs[m.tool]!.nouns ?? []).filter((n) => ws.some((w) => sameStem(w, n.toLowerCase()))).length;
   };
   // "emailed" for `gmail__send_email`, "tweeted" for `post_tweet`: the verb is a word of the tool's name
@@ -299,7 +305,9 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   for (let i = 0; i < matches.length; ) {
     let j = i;
     while (j < matches.length && matches[j]!.start === matches[i]!.start && matches[j]!.end === matches[i]!.end) j++;
-    const group = matches.slice(i, j).filter((m) => !m.weak || score(m) + ownVerb(m) > 0);
+    // A weak verb needs evidence besides itself ("reacted quickly" is no `add_reaction`); the verb's own
+    // word still tells tools of one kind apart ("emailing" for an email tool).
+    const group = matches.slice(i, j).filter((m) => !m.weak || named(m) + nouns(m, false) > 0);
     i = j;
     if (group.length <= 1) {
       kept.push(...group);

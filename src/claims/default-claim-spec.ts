@@ -85,7 +85,9 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   // "left a comment on 5512", "added a note": a light verb and the noun of the tool's name.
   const noun = nameWords(tool.name.split('__').pop() ?? tool.name).filter((w) => w !== verb).pop();
   const light = noun && noun.length >= 3 ? ['leave', 'make', 'put', 'drop', 'submit', 'place'].map((v) => `${v} * ${noun}`) : [];
-  const own = [...(verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : []), ...descOwn, ...light];
+  // "reacted" for `add_reaction`, "rotated" for `key_rotation`: the verb an -ion noun of the name comes from.
+  const fromNoun = noun && /tion$/.test(noun) && noun.length > 6 ? [noun.slice(0, -3), `${noun.slice(0, -3)}e`] : [];
+  const own = [...(verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : []), ...descOwn, ...light, ...fromNoun];
   const last = nameWords(tool.name.split('__').pop() ?? tool.name).pop();
   const denominal = last && last !== verb && last.length >= 3 && !NOT_DENOMINAL.has(last) && !STOP.has(last) ? [last] : [];
   // Its name's verb claims it outright (unless it also tells what became of a call, "cancelled before
