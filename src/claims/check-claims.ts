@@ -307,7 +307,11 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     while (j < matches.length && matches[j]!.start === matches[i]!.start && matches[j]!.end === matches[i]!.end) j++;
     // A weak verb needs evidence besides itself ("reacted quickly" is no `add_reaction`); the verb's own
     // word still tells tools of one kind apart ("emailing" for an email tool).
-    const group = matches.slice(i, j).filter((m) => !m.weak || named(m) + nouns(m, false) > 0);
+    // Beside a verb that claims outright, a weak one whose own word is a noun of its tool stays in the
+    // running ("Sam texted" for an SMS tool as well as for send_message).
+    const all = matches.slice(i, j);
+    const strong = all.some((m) => !m.weak);
+    const group = all.filter((m) => !m.weak || named(m) + nouns(m, false) > 0 || (strong && nouns(m) > 0));
     i = j;
     if (group.length <= 1) {
       kept.push(...group);
@@ -326,7 +330,7 @@ const GENERIC_VERB_STEMS = new Set(['run', 're-run', 'rerun', 'execute', 'invoke
 
 /** "tickets" ~ "ticket", "assigned" ~ "assignee": the same word, a plural, or a long shared stem. */
 function sameStem(word: string, noun: string): boolean {
-  if (word === noun || word === `${noun}s` || word === `${noun}es`) return true;
+  if (word === noun || word === `${noun}s` || word === `${noun}es` || stemOf(word) === stemOf(noun)) return true;
   if (word.length < 5 || noun.length < 5) return false;
   let common = 0;
   while (common < word.length && word[common] === noun[common]) common++;
@@ -359,8 +363,9 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boo
     // The lexicon's plural nouns, or a plural form after a number ("Four messages": the lexicon may read a verb).
     if (next.some((w) => plurals.has(w) || /^[a-z]{2,}[^sui']s$/.test(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
   }
-  for (const m of text.matchAll(/\bthe\s+(?:[a-z-]+\s+)?([a-z]{3,})\b/gi)) {
-    if (plurals.has(m[1]!.toLowerCase())) return undone;
+  // "the old logs", "the logs are gone": either word after "the" may be the plural noun.
+  for (const m of text.matchAll(/\bthe\s+([a-z-]+)(?:\s+([a-z]{3,}))?\b/gi)) {
+    if ([m[1], m[2]].some((w) => w && plurals.has(w.toLowerCase()))) return undone;
   }
   return false;
 }
