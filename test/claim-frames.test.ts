@@ -136,3 +136,11 @@ test('no claim: what others report, what ran elsewhere, part of a suite, the age
   assert.deepEqual(flagged('Reacted with :tada: in #general.', [], tools), ['slack__add_reaction #general'], 'an -ion noun of the name gives its verb');
   assert.deepEqual(flagged('nginx is back up after the restart.', [entry('restart_service', { service: 'nginx' }, 'rejected')], tools), ['restart_service nginx']);
 });
+
+test('the eval times the check per answer as the activity spends it (--time)', async () => {
+  const { timeClaims } = await import('../src/cli/eval/claims-eval.ts');
+  const { answers, msPerAnswer } = timeClaims([new URL('../eval/claims/holdout-r2b.yaml', import.meta.url).pathname], 2);
+  assert.equal(answers, 36);
+  assert.equal(msPerAnswer.length, 2);
+  assert.ok(msPerAnswer.every((ms) => Number.isFinite(ms) && ms >= 0));
+});
