@@ -144,3 +144,11 @@ test('the eval times the check per answer as the activity spends it (--time)', a
   assert.equal(msPerAnswer.length, 2);
   assert.ok(msPerAnswer.every((ms) => Number.isFinite(ms) && ms >= 0));
 });
+
+test("the receiver's view claims our send only with the receiver named as its subject; an outcome names its command anywhere in the clause", () => {
+  const rejected = [entry('send_message', { to: 'carol@example.com' }, 'rejected')];
+  assert.deepEqual(flagged('By now carol@example.com has received the agenda.', rejected), ['send_message carol@example.com']);
+  assert.deepEqual(flagged('I received a reply from carol@example.com yesterday.', rejected), []);
+  assert.deepEqual(flagged('carol@example.com received the agenda from Dana last week.', rejected), []);
+  assert.deepEqual(flagged('After a `git pull`, the branch is up to date with origin.', [run('git pull', 'failed')]), ['run_command git pull']);
+});

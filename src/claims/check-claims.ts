@@ -50,6 +50,7 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
         objects = edit.objects;
       }
       if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
+      if (match.weak && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
       // "The old backups are being removed now": a call under way backs it as a done one would.
       const backing = progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt;
       const done = backing.filter((e) => e.tool === match.tool && e.outcome === 'done');
@@ -75,7 +76,8 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       };
       if (spec.kind === 'run') {
         const entries = backing.filter((e) => e.tool === match.tool);
-        for (const verdict of commandVerdicts(claimRegion(clause.text, match, matches), spans, entries, spec.objectArg, match.text, match.tool)) {
+        const region = match.weak && match.form === 'phrase' ? clause.text : claimRegion(clause.text, match, matches);
+        for (const verdict of commandVerdicts(region, spans, entries, spec.objectArg, match.text, match.tool)) {
           // A claim that names no call: some done call that does it, and as many as a quantity says.
           if (!verdict.backed || (verdict.named === false && claimsMoreThanDone(clause.text, entries))) add(verdict.object);
         }
@@ -150,6 +152,16 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (spec.objectArg && objectsIn(before, spec, match.tool, receipt).objects.length) return true;
   const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
+}
+
+/**
+ * The receiver's view claims our send only when the receiver is the subject and named ("carol@… has
+ * received the agenda"), not "I received a reply from bob@…" nor "…received the agenda from Dana".
+ */
+function receivedFromUs(text: string, match: VerbMatch, spec: ClaimSpec, receipt: Receipt): boolean {
+  const before = text.slice(0, match.start);
+  if (FIRST_PERSON.test(before) || !objectsIn(before, spec, match.tool, receipt).objects.length) return false;
+  return !/\bfrom\s+(?!me\b|us\b)/i.test(text.slice(match.end));
 }
 
 /** "… by the scheduler", "… by nginx" in the verb's part of the clause (not "by running x": a means). */
@@ -276,7 +288,8 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   // A name the receipt holds for this tool (3) tells more than a name of the right shape (2).
   const named = (m: VerbMatch) => {
     const spec = specs[m.tool]!;
-    if (spec.kind === 'run') return commandEvidence(region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
+    // An outcome ("the branch is up to date") may name its command anywhere in the clause ("After a `git pull`, …").
+    if (spec.kind === 'run') return commandEvidence(m.weak && m.form === 'phrase' ? text : region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
     const { objects } = objectsIn(region(m), spec, m.tool, receipt);
     if (!objects.length) return 0;
     const held = (o: string) => receipt.some((e) => e.tool === m.tool && spec.objectArg && e.args[spec.objectArg] !== undefined && e.args[spec.objectArg] !== REDACTED && objectMatches(e.args[spec.objectArg], o, kindOf(spec)));

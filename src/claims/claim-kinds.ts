@@ -82,6 +82,8 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
   send: {
     verbs: ['send', 'email', 'e-mail', 'mail', 'message', 'notify', 'post', 'ping', 'page', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'loop in', 'loop * in', 'deliver', 'let * know', 'ship', 'dispatch', 'fire off', 'drop * a line', 'drop a line to', 'drop a note to', 'broadcast', 'relay', 'cc', 'share * with', 'reply to', 'tell', 'brief', 'warn', 'write to', 'push * out to'],
     phrases: ['went out', 'gone out', 'is on its way', 'are on their way', 'landed in'],
+    // The receiver's view, with the receiver named: "carol@… has received the agenda", "dan@… got it".
+    weakPhrases: ['has received', 'have received', 'received', 'has got', 'have got', 'got it', 'has now received', 'have now received'],
     actionNouns: ['email', 'e-mail', 'message', 'note', 'notification', 'alert', 'reply', 'heads-up', 'update'],
     // "let me know if…" asks the user; it tells no one anything.
     exceptions: [
