@@ -152,3 +152,14 @@ test("the receiver's view claims our send only with the receiver named as its su
   assert.deepEqual(flagged('carol@example.com received the agenda from Dana last week.', rejected), []);
   assert.deepEqual(flagged('After a `git pull`, the branch is up to date with origin.', [run('git pull', 'failed')]), ['run_command git pull']);
 });
+
+test('a light verb with an action noun, a verb done again, content placed in a named file', () => {
+  assert.deepEqual(flagged('Gave kim@example.com a heads-up about the outage.', []), ['send_message kim@example.com']);
+  assert.deepEqual(flagged('Gave the service a restart.', [run('systemctl restart app', 'rejected')]), ['run_command systemctl restart app']);
+  assert.deepEqual(flagged('I did not send the email.', []), [], 'no light verb across a negation');
+  assert.deepEqual(flagged('Recompiled everything without a warning.', [run('make', 'failed')]), ['run_command']);
+  assert.deepEqual(flagged('Dumped the results into results.csv.', []), ['write_file results.csv']);
+  assert.deepEqual(flagged('Copied the error from debug.log into this answer.', []), [], 'where it came from is no write');
+  assert.deepEqual(flagged('The summary lives in summary.md now.', [entry('write_file', { path: 'summary.md' }, 'denied')]), ['write_file summary.md']);
+  assert.deepEqual(flagged('The config change in config/app.json is applied.', [run('systemctl restart app', 'denied')]), [], 'a data file names no command');
+});

@@ -128,7 +128,8 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
     const entries = receipt.filter((e) => e.tool === match.tool);
     const transitive = !/^\s*(?:$|[.,;:!)(]|(?:to|for|in|into|with|at|on|from|via|by|as|against|over|successfully|just|now|fine|cleanly|again|without|after|before|when|and|but|so|once|twice)\b)/i.test(after);
     if (transitive && commandEvidence(before, spans, entries, { objectArg: spec.objectArg }) === 0) return false;
-    return commandEvidence(claimRegion(text, match, verbs), spans, entries, spec, match.text) > 0;
+    // "the service restarted via `systemctl restart app`": only a command of ours named (not "the build server rebooted").
+    return commandEvidence(claimRegion(text, match, verbs), spans, entries, {}, match.text) >= 2;
   }
   const byAnother = BY_ANOTHER.test(objectRegion) || /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
   if (passive) return !byAnother;

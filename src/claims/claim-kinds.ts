@@ -63,8 +63,9 @@ export const COMPLETIONS = [
 
 export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
   delete: {
-    verbs: ['delete', 'remove', 'erase', 'wipe', 'wipe out', 'purge', 'clean up', 'clean out', 'clear out', 'clear', 'free', 'free up', 'get rid of', 'trash', 'bin', 'nuke', 'discard', 'unlink', 'destroy', 'scrap', 'reclaim', 'prune', 'drop'],
-    phrases: ['gone', 'is history', 'are history', 'no longer exists', 'no longer exist', 'no longer there', 'no longer present', 'no longer in the workspace'],
+    verbs: ['delete', 'remove', 'erase', 'wipe', 'wipe out', 'purge', 'clean up', 'clean out', 'clear out', 'clear', 'free', 'free up', 'get rid of', 'trash', 'bin', 'nuke', 'discard', 'unlink', 'destroy', 'scrap', 'reclaim', 'prune', 'drop', 'ditch', 'toss', 'shred', 'zap', 'axe', 'junk', 'expunge', 'obliterate'],
+    weakVerbs: ['take * out', 'take out', 'tidy up', 'tidy', 'throw * away', 'throw away', 'do away with', 'clear away'],
+    phrases: ['gone', 'is history', 'are history', 'is no more', 'are no more', 'no longer exists', 'no longer exist', 'no longer there', 'no longer present', 'no longer in the workspace'],
     actionNouns: ['deletion', 'removal', 'cleanup', 'clean-up', 'purge'],
     exceptions: [
       // "has gone out to #release", "gone quiet": another sense of "gone".
@@ -80,10 +81,10 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     containers: ['from', 'in', 'inside', 'within', 'out of'],
   },
   send: {
-    verbs: ['send', 'email', 'e-mail', 'mail', 'message', 'notify', 'post', 'ping', 'page', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'loop in', 'loop * in', 'deliver', 'let * know', 'ship', 'dispatch', 'fire off', 'drop * a line', 'drop a line to', 'drop a note to', 'broadcast', 'relay', 'cc', 'share * with', 'reply to', 'tell', 'brief', 'warn', 'write to', 'push * out to'],
+    verbs: ['send', 'email', 'e-mail', 'mail', 'message', 'notify', 'post', 'ping', 'page', 'text', 'forward', 'inform', 'alert', 'contact', 'reach out to', 'loop in', 'loop * in', 'deliver', 'let * know', 'ship', 'dispatch', 'fire off', 'drop * a line', 'drop a line to', 'drop a note to', 'broadcast', 'relay', 'cc', 'share * with', 'reply to', 'tell', 'brief', 'warn', 'write to', 'push * out to', 'send word to', 'write back to', 'get back to', 'give * a heads-up', 'give * a shout', 'give * a call', 'give * a ring'],
     phrases: ['went out', 'gone out', 'is on its way', 'are on their way', 'landed in'],
     // The receiver's view, with the receiver named: "carol@… has received the agenda", "dan@… got it".
-    weakPhrases: ['has received', 'have received', 'received', 'has got', 'have got', 'got it', 'has now received', 'have now received'],
+    weakPhrases: ['is in the loop', 'are in the loop', 'is now in the loop', 'are now in the loop', 'has received', 'have received', 'received', 'has got', 'have got', 'got it', 'has now received', 'have now received'],
     actionNouns: ['email', 'e-mail', 'message', 'note', 'notification', 'alert', 'reply', 'heads-up', 'update'],
     // "let me know if…" asks the user; it tells no one anything.
     exceptions: [
@@ -94,10 +95,14 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     ],
   },
   write: {
-    verbs: ['write', 'save', 'store', 'record', 'log', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to', 'truncate', 'file * away'],
+    verbs: ['write', 'save', 'store', 'record', 'log', 'persist', 'jot down', 'jot * down', 'note down', 'write down', 'write up', 'put together', 'create', 'update', 'overwrite', 'append', 'edit', 'modify', 'draft', 'add * to', 'truncate', 'file * away', 'capture', 'write out'],
+    // Placing content (with the file named): "dumped the results into results.csv", "put the findings in findings.md".
+    weakVerbs: ['put', 'dump', 'paste', 'place', 'insert', 'copy', 'stash', 'enter', 'pour', 'export'],
+    // "copied the error from debug.log into this answer": what it came from is no object of the write.
+    containers: ['from', 'out of'],
     // What a file now holds is what was written to it: "notes.txt now has the summary", "app.log is empty
     // now" (when the clause names the file).
-    weakPhrases: ['now has', 'now holds', 'now contains', 'now reads', 'now says', 'now lists', 'is empty now', 'is now empty', 'are empty now', 'are now empty'],
+    weakPhrases: ['lives in', 'live in', 'now lives in', 'sits in', 'is saved in', 'now has', 'now holds', 'now contains', 'now reads', 'now says', 'now lists', 'is empty now', 'is now empty', 'are empty now', 'are now empty'],
     actionNouns: ['write', 'save'],
     exceptions: [
       // "saved you 2 MB", "saves time": space or time saved, not a file.
@@ -114,7 +119,7 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
     weakVerbs: ['run', 're-run', 'rerun', 'execute', 'invoke', 'launch', 'kick off', 'trigger', 'start', 'build', 'rebuild', 'apply', 'drop', 'truncate', 'give * a spin', 'spin up', 'bring * up', 'flush', 'seed', 'bump', 'format', 'rotate', 'pull', 'clear', 'clean', 'test', 'lint', 'dump', 'back up', 'bounce', 'typecheck'],
     phrases: ['has been run', 'have been run', 'was run', 'were run'],
     // The outcome of a command as a state ("the tests pass", "lint is clean"): a claim that it ran.
-    weakPhrases: ['pass', 'passes', 'passed', 'passing', 'all green', 'is green', 'are green', 'green', 'is clean', 'are clean', 'cleanly', 'succeeded', 'successfully', 'up to date', 'healthy', 'no errors', 'no problems', 'no warnings', 'zero errors', 'zero type errors', 'compiles', 'works', 'worked', 'came back', 'is up', 'are up', 'wrapped up', 'went fine', 'ran fine', 'is happy', 'are happy', 'no complaints', 'is back up', 'are back up', 'is back online', 'back up and running'],
+    weakPhrases: ['pass', 'passes', 'passed', 'passing', 'all green', 'is green', 'are green', 'green', 'is clean', 'are clean', 'cleanly', 'succeeded', 'successfully', 'up to date', 'healthy', 'no errors', 'no problems', 'no warnings', 'zero errors', 'zero type errors', 'compiles', 'works', 'worked', 'came back', 'is up', 'are up', 'wrapped up', 'went fine', 'ran fine', 'is happy', 'are happy', 'no complaints', 'is back up', 'are back up', 'is back online', 'back up and running', 'without a warning', 'without warnings', 'without errors'],
     actionNouns: ['restart', 'reboot', 'migration', 'build', 'rebuild', 'install', 'installation', 'test run'],
     exceptions: ['built\\s+(?:into|in|on|around|for|with)\\b', '(?:run|ran|runs|running)\\s+(?:out|into|low|short|late|across|over|to\\s+(?:about\\s+)?\\d|the\\s+numbers|a\\s+(?:risk|fever))\\b', 'runs?\\s+of\\b'],
   },

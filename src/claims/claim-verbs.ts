@@ -112,7 +112,9 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
       [words.weakVerbs.filter((w) => !words.verbs.includes(w)), true],
     ] as const) {
       const byForm: Record<Form, string[]> = { base: [], s: [], past: [], ing: [], phrase: [] };
-      for (const verb of verbs) {
+      // "recompiled", "resent", "rewrote": a verb done again is the verb.
+      const again = weak ? [] : verbs.filter((v) => /^[a-z]{3,}$/.test(v) && !/^re/.test(v)).map((v) => `re${v}`);
+      for (const verb of [...verbs, ...again]) {
         const [first, ...rest] = verb.trim().toLowerCase().split(/\s+/);
         if (!first) continue;
         const forms = inflect(first);
@@ -128,6 +130,11 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
           byForm.phrase.push(`(?<=\\b(?:${nouns})\\b(?:[^.!?;]|[.!?](?=\\S)){0,80}?)(?:${done})`);
         }
       }
+      if (!weak) {
+        // "Gave the service a restart", "did a cleanup of tmp/", "performed the deletion": a light verb and an action noun.
+        const done = [...new Set([...words.actionNouns, ...verbs.flatMap(nominalisations)])].filter((n) => !LIGHT_EXCLUDED.has(n));
+        if (done.length) byForm.past.push(`(?:${LIGHT_VERBS.join('|')})\\s+(?:(?!(?:not|never|no)\\b)[^\\s.!?;']+\\s+){0,3}?(?:a|an|the|its|their)\\s+(?:[a-z-]+\\s+)?(?:${done.map(escape).join('|')})s?`);
+      }
       for (const form of ['phrase', 'past', 'ing', 's', 'base'] as const) {
         const alts = [...new Set(byForm[form])].sort((a, b) => b.length - a.length);
         if (alts.length) matchers.push({ tool, form, exception, weak, regex: new RegExp(`(?<![\\w@#.-])(?:${alts.join('|')})(?![\\w@-])`, 'gi') });
@@ -139,6 +146,10 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
   compiled.set(specs, matchers);
   return matchers;
 }
+
+const LIGHT_VERBS = ['gave', 'did', 'performed', 'made', 'carried out', 'completed', 'finished'];
+/** Action nouns too common in other senses after a light verb ("made a note of it", "gave an update on"). */
+const LIGHT_EXCLUDED = new Set(['note', 'update', 'write', 'save', 'record', 'log', 'build', 'test', 'run', 'post', 'text', 'message', 'alert', 'page']);
 
 /**
  * The nouns English makes of a one-word verb, by its regular suffixes: delete → deletion, remove → removal,

@@ -9,7 +9,7 @@ import { REDACTED } from '../wire/redact.ts';
 
 /** What well-known programs and subcommands do, in the words an answer uses for it ("pytest" → test). */
 const ACTIONS: Readonly<Record<string, readonly string[]>> = {
-  test: ['pytest', 'jest', 'vitest', 'mocha', 'rspec', 'phpunit', 'unittest', 'ava', 'spec', 'tests', 'check'],
+  test: ['pytest', 'jest', 'vitest', 'mocha', 'rspec', 'phpunit', 'unittest', 'ava', 'spec', 'tests'],
   lint: ['eslint', 'ruff', 'flake8', 'pylint', 'clippy', 'rubocop', 'stylelint', 'golangci-lint', 'linter'],
   build: ['make', 'webpack', 'vite', 'rollup', 'esbuild', 'gradle', 'mvn', 'cmake', 'bazel', 'tsc', 'compile', 'bundle'],
   compile: ['tsc', 'javac', 'gcc', 'clang', 'rustc', 'make', 'build'],
@@ -85,9 +85,13 @@ const CLAUSE_STOP = new Set(['the', 'a', 'an', 'and', 'or', 'it', 'its', 'is', '
 /** The stems of a clause's words, as compared with a command's. */
 export function clauseStems(text: string): Set<string> {
   const stems = new Set<string>();
-  for (const w of text.toLowerCase().split(/[^a-z0-9_-]+/)) {
+  // A data file's name ("config/app.json") names a file, not a command's target.
+  const words = text.toLowerCase().replace(/[\w./-]+\.(?:json|ya?ml|md|txt|log|csv|ini|conf|cfg|toml|xml|html?|env|lock)\b/g, ' ');
+  for (const w of words.split(/[^a-z0-9_-]+/)) {
     if (!w || CLAUSE_STOP.has(w) || /^\d+$/.test(w)) continue;
     stems.add(stemOf(w));
+    // "the deps" are the dependencies, "pytest" is the tests: the actions a word stands for.
+    for (const [action, programs] of Object.entries(ACTIONS)) if (programs.includes(w)) stems.add(stemOf(action));
     for (const part of w.split(/[-_]+/)) if (part && part !== w && !CLAUSE_STOP.has(part)) stems.add(stemOf(part));
   }
   return stems;
@@ -192,7 +196,7 @@ export function codeSpans(answer: string): string[] {
 
 /**
  * How much a clause tells of a command tool's work: a code span that reads as a command (10), the best
- * match of a call's command by what it does, or one of the tool's nouns ("the tests", "the script": 1).
+ * match of a call's command by what it does (2 or more), or one of the tool's nouns ("the tests": 1).
  */
 export function commandEvidence(region: string, spans: readonly string[], entries: readonly ReceiptEntry[], spec: { objectArg?: string; nouns?: readonly string[] }, verb = ''): number {
   // The claim's own verb is no evidence of itself ("built" is not "the build").
@@ -204,7 +208,8 @@ export function commandEvidence(region: string, spans: readonly string[], entrie
     const command = commandOf(e, spec.objectArg);
     if (command) best = Math.max(best, commandScore(region, [], command));
   }
-  if (best) return best;
+  // A call the clause names by what it does tells more (2+) than a word for commands in general (1).
+  if (best) return best + 1;
   const stems = clauseStems(region);
   return [...(spec.nouns ?? []), ...RUN_NOUNS].some((n) => stems.has(stemOf(n))) ? 1 : 0;
 }
