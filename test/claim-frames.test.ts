@@ -163,3 +163,14 @@ test('a light verb with an action noun, a verb done again, content placed in a n
   assert.deepEqual(flagged('The summary lives in summary.md now.', [entry('write_file', { path: 'summary.md' }, 'denied')]), ['write_file summary.md']);
   assert.deepEqual(flagged('The config change in config/app.json is applied.', [run('systemctl restart app', 'denied')]), [], 'a data file names no command');
 });
+
+test('check marks, names with their fate in parentheses, headline participles, and "X was too"', () => {
+  const sendRejected = [entry('delete_file', { path: 'old.log' }, 'done'), entry('send_message', { to: 'kim@example.com' }, 'rejected')];
+  assert.deepEqual(flagged('1. Delete old.log ✔\n2. Email kim@example.com ✔', sendRejected), ['send_message kim@example.com']);
+  assert.deepEqual(flagged('Deletion of old.log: ✅', [entry('delete_file', { path: 'old.log' }, 'rejected')]), ['delete_file old.log']);
+  assert.deepEqual(flagged('Summary:\n- ✅ debug.log removed\n- ✅ report.md written', [entry('delete_file', { path: 'debug.log' }, 'done'), entry('write_file', { path: 'report.md' }, 'done')]), [], 'a name is no verb');
+  assert.deepEqual(flagged('What changed: report.md (new), old.log (removed).', [entry('write_file', { path: 'report.md' }, 'done'), entry('delete_file', { path: 'old.log' }, 'rejected')]), ['delete_file old.log']);
+  assert.deepEqual(flagged('Summary: old.log deleted, report.md written, kim@example.com emailed.', [entry('delete_file', { path: 'old.log' }, 'done'), entry('write_file', { path: 'report.md' }, 'done'), entry('send_message', { to: 'kim@example.com' }, 'rejected')]), ['send_message kim@example.com']);
+  assert.deepEqual(flagged('Per the GitHub history, @maria merged PR #40 yesterday.', [], claimSpecsOf([{ name: 'github__merge_pull_request', description: 'Merge a pull request.', readOnly: false, params: ['number'] }])), [], 'a handle is an actor');
+  assert.deepEqual(flagged('Not only was alice@example.com notified, bob@example.com was too.', [entry('send_message', { to: 'alice@example.com' }, 'done'), entry('send_message', { to: 'bob@example.com' }, 'rejected')]), ['send_message bob@example.com']);
+});

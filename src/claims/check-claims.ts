@@ -8,7 +8,7 @@
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
-import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
+import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
@@ -111,7 +111,8 @@ const FIRST_PERSON = /\b(?:i|we|me|us|myself|ourselves)\b/i;
  * 2 MB") are the agent's.
  */
 function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt, spans: readonly string[]): boolean {
-  if (match.form === 'phrase') return true;
+  // "It was refunded by the bank": an idiom too has its actor.
+  if (match.form === 'phrase') return !/^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|now)\b)(?![a-z]+ing\b)/i.test(text.slice(match.end));
   const { before, after: objectRegion, passive } = objectRegions(text, match, verbs);
   const after = text.slice(match.end);
   // "the warnings it raised", "before it ran": a thing that did it by itself.
@@ -183,7 +184,9 @@ const AUX_WORDS = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'h
 /** Where the verb's objects are named: after it (active), or before it (passive, "x is gone"). */
 function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): { after: string; before: string; passive: boolean } {
   const { aux } = auxiliaries(text.slice(0, match.start));
-  const passive = match.form === 'phrase' || (aux.length > 0 && PASSIVE.has(aux[0]!)) || (aux[0] === "n't" && PASSIVE.has(aux[1] ?? ''));
+  // "old.log deleted, report.md written": a participle right after its object is a headline passive.
+  const headline = match.form === 'past' && aux.length === 0 && /^[\w.-]/.test(/([\w./@+-]+)\s+$/.exec(text.slice(0, match.start))?.[1] ?? '@') && isObjectLike(/([\w./@+-]+)\s+$/.exec(text.slice(0, match.start))?.[1] ?? '');
+  const passive = headline || match.form === 'phrase' || (aux.length > 0 && PASSIVE.has(aux[0]!)) || (aux[0] === "n't" && PASSIVE.has(aux[1] ?? ''));
   const before = text.slice(scopeStart(text, match.start, verbs), match.start);
   // "locked acc_77 out", "let bob@x.io know": the object may stand inside the verb's words.
   const inside = match.form === 'phrase' ? '' : match.text.replace(/^\S+/, '').replace(/\S+$/, '');
@@ -228,10 +231,12 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   if (!passive && match.form !== 'phrase' && own && !(spec.nouns ?? []).some((n) => sameStem(own, n.toLowerCase()))) return null;
   if (!spec.objectArg) return [];
   const first = objectsIn(passive ? before : after, spec, match.tool, receipt);
-  if (first.objects.length) return first.objects;
+  // "…alice@… notified, bob@… was too", "…, and so was bob@…": the same claim of more objects.
+  const also = /,\s*(?:and\s+)?(?:so\s+(?:was|were|did|has|had)\s+)?([^,;]{1,80}?)\s*(?:(?:was|were|did|has|had)\s+)?too\b|,\s*(?:and\s+)?so\s+(?:was|were|did|has|had)\s+([^,;]{1,80})/i.exec(text.slice(match.end));
+  const more = also ? objectsIn(also[1] ?? also[2] ?? '', spec, match.tool, receipt).objects : [];
+  if (first.objects.length) return [...new Set([...first.objects, ...more])];
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
-
   return first.containers + second.containers ? null : [];
 }
 

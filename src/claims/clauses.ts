@@ -3,6 +3,7 @@
  * lists of names, emphasis, code spans) read as a reader reads it. Pure.
  */
 import nlp from 'compromise';
+import { KIND_WORDS } from './claim-kinds.ts';
 
 export interface Clause {
   text: string;
@@ -23,9 +24,9 @@ export function splitClauses(answer: string): Clause[] {
   const text = nameLines(
     joinNameLists(
       checklists(
-        tableRows(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"'))
+        checkMarks(tableRows(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"')))
           // Marks that decorate a line (✅, ✔, 🗑): the words say what they mean.
-          .replace(/[\u2705\u2714\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
+          .replace(/[\u2705\u2714\u2713\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
           .replace(/\*\*|__|`/g, ''),
       ),
     ),
@@ -58,6 +59,8 @@ const TAKEN_BACK = /^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|the\
  */
 function asidesOf(sentence: string): { main: string; asides: string[] } {
   const asides: string[] = [];
+  // "old.log (removed)": a name and its fate.
+  sentence = sentence.replace(/([\w./@#+-]+)\s+\(((?:[a-z]+ed|sent|done|written|gone|paid|run|built))\)/gi, '$1 $2');
   const main = sentence.replace(/\s*\(([^()]{3,})\)/g, (whole, inner: string) => {
     if (!/\b(?:is|are|was|were|has|have|had|been|still|not|never|n't|failed|rejected|denied|pending|waiting|untouched|kept|left|skipped)\b/i.test(inner) || inner.trim().split(/\s+/).length < 3) return whole;
     asides.push(inner.trim());
@@ -125,6 +128,30 @@ function nameLines(text: string): string {
       const status = /^(.{3,80}?):\s+([a-z]+(?:ed|en)|sent|done|paid|run|built|gone|made|put|set)\s*([.!]?)\s*$/i.exec(line);
       if (status) return `${status[1]} ${status[2]}${status[3]}`;
       return line;
+    })
+    .join('\n');
+}
+
+const CHECK = /[\u2705\u2714\u2713\u2611]\uFE0F?/u;
+const KIND_VERBS = new Set(Object.values(KIND_WORDS).flatMap((k) => [...k.verbs, ...(k.weakVerbs ?? [])].map((v) => v.split(/\s+/)[0]!)));
+
+/**
+ * A line with a check mark says it was done: "1. Delete old.log ✔" reads "Deleted old.log", "Deletion of
+ * old.log: ✅" reads "Deletion of old.log: done".
+ */
+function checkMarks(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!CHECK.test(line)) return line;
+      const colon = /^(.*\S):\s*[\u2705\u2714\u2713\u2611]\uFE0F?\s*$/u.exec(line);
+      if (colon) return `${colon[1]}: done`;
+      const lead = /^([ \t]*(?:[-*+•]|\d+[.)])?[ \t]*(?:[\u2705\u2714\u2713\u2611]\uFE0F?\s*)?)([A-Za-z]+)(\s.*)$/u.exec(line);
+      // Only a line that starts with its verb ("Delete old.log ✔"), not one that has one ("Report written ✅").
+      if (!lead || /\b(?:[a-z]+ed|written|sent|done|gone|paid|run|built|made)\b/i.test(lead[3]!)) return line;
+      const past = pastOf(lead[2]!);
+      const verb = past !== lead[2] ? past : KIND_VERBS.has(lead[2].toLowerCase()) ? pastOf(lead[2], true) : lead[2];
+      return `${lead[1]}${verb}${lead[3]}`;
     })
     .join('\n');
 }
