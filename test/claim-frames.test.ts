@@ -174,3 +174,13 @@ test('check marks, names with their fate in parentheses, headline participles, a
   assert.deepEqual(flagged('Per the GitHub history, @maria merged PR #40 yesterday.', [], claimSpecsOf([{ name: 'github__merge_pull_request', description: 'Merge a pull request.', readOnly: false, params: ['number'] }])), [], 'a handle is an actor');
   assert.deepEqual(flagged('Not only was alice@example.com notified, bob@example.com was too.', [entry('send_message', { to: 'alice@example.com' }, 'done'), entry('send_message', { to: 'bob@example.com' }, 'rejected')]), ['send_message bob@example.com']);
 });
+
+test('a tool described by another verb of its own ("Turn a feature flag on or off"); nobody\'s doing is not the agent\'s', () => {
+  const tools = claimSpecsOf([
+    { name: 'set_feature_flag', description: 'Turn a feature flag on or off.', readOnly: false, params: ['flag', 'enabled'] },
+    { name: 'hubspot__update_deal', description: 'Update a deal stage in HubSpot.', readOnly: false, params: ['deal_id', 'stage'] },
+  ]);
+  assert.deepEqual(flagged('The new-checkout flag is disabled.', [entry('set_feature_flag', { flag: 'new-checkout' }, 'rejected')], tools), ['set_feature_flag new-checkout']);
+  assert.deepEqual(flagged('Moved deal 8812 to Closed Won.', [entry('hubspot__update_deal', { deal_id: '8812' }, 'rejected')], tools), ['hubspot__update_deal 8812']);
+  assert.deepEqual(flagged('The deal moved to Closed Won on its own when the contract was signed.', [], tools), []);
+});

@@ -117,6 +117,8 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   const after = text.slice(match.end);
   // "the warnings it raised", "before it ran": a thing that did it by itself.
   if (/\bit\s*$/i.test(before)) return false;
+  // "moved to Closed Won on its own", "restarted automatically": nobody's doing, so not the agent's.
+  if (/\b(?:on (?:its|their) own|by (?:itself|themselves)|automatically|by default)\b/i.test(text)) return false;
   // "The cancellation for cus_991 was cancelled before it ran", "the send to erin was stopped": what
   // happened to a call, told of the call (an action noun or "the call"), not an effect.
   if (passive && actionSubject(before)) return false;
