@@ -184,3 +184,13 @@ test('a tool described by another verb of its own ("Turn a feature flag on or of
   assert.deepEqual(flagged('Moved deal 8812 to Closed Won.', [entry('hubspot__update_deal', { deal_id: '8812' }, 'rejected')], tools), ['hubspot__update_deal 8812']);
   assert.deepEqual(flagged('The deal moved to Closed Won on its own when the contract was signed.', [], tools), []);
 });
+
+test('"managed to", "took care of", "handled the … cleanup" are accounts; a refusal or a plan is none', () => {
+  const rejected = [entry('delete_file', { path: 'old.log' }, 'rejected'), entry('send_message', { to: 'kim@example.com' }, 'rejected')];
+  assert.deepEqual(flagged('Managed to remove old.log after all.', rejected), ['delete_file old.log']);
+  assert.deepEqual(flagged('Took care of emailing kim@example.com.', rejected), ['send_message kim@example.com']);
+  assert.deepEqual(flagged('Handled the old.log cleanup.', rejected), ['delete_file old.log']);
+  assert.deepEqual(flagged('I held off on emailing kim@example.com.', rejected), []);
+  assert.deepEqual(flagged('Instead of deleting old.log, I left it for you to review.', rejected), []);
+  assert.deepEqual(flagged('kim@example.com has yet to be emailed.', rejected), []);
+});

@@ -101,6 +101,8 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
       if (aux.length === 0 && previous === 'by') return doneBefore(text, match, verbs);
       // "ended up emailing the vendor", "went on to…": as done as the verb before.
       if (aux.length === 0 && previous === 'up' && /\b(?:ended|wound)\s+up\s*$/i.test(text.slice(0, match.start))) return true;
+      // "took care of emailing kim@…", "got around to deleting x": done.
+      if (aux.length === 0 && /\b(?:took|taken|have taken|has taken)\s+care\s+of\s*$|\bgot\s+around\s+to\s*$/i.test(text.slice(0, match.start))) return true;
       return aux.length === 0 ? previous !== undefined && ING_ACCOUNT.has(previous) : ING_ACCOUNT.has(aux[0]!);
     case 's':
       return false;

@@ -147,7 +147,8 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   // "After running the tests, …", "Having deleted x, …": the writer's own doing, told without a subject.
   const subject = words(before)
     .slice(0, Math.max(0, words(before).length - aux.length))
-    .filter((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next)$/.test(w));
+    // (…and "managed to", "went ahead and", "was able to": the writer's own doing too)
+    .filter((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next|managed|proceeded|able|went|ahead|and|to|was|were|got|care|of|took|taken)$/.test(w));
   if (!subject.length) return true;
   // No direct object ("Email sent to bob@…", "Summary written to report.txt"): a headline passive.
   if (/^\s*(?:$|[.,;:!)]|(?:to|for|in|into|with|at|on|from|via|by|as|successfully|just|now)\b)/i.test(after)) return true;

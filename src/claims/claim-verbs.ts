@@ -133,7 +133,7 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
       if (!weak) {
         // "Gave the service a restart", "did a cleanup of tmp/", "performed the deletion": a light verb and an action noun.
         const done = [...new Set([...words.actionNouns, ...verbs.flatMap(nominalisations)])].filter((n) => !LIGHT_EXCLUDED.has(n));
-        if (done.length) byForm.past.push(`(?:${LIGHT_VERBS.join('|')})\\s+(?:(?!(?:not|never|no)\\b)[^\\s.!?;']+\\s+){0,3}?(?:a|an|the|its|their)\\s+(?:[a-z-]+\\s+)?(?:${done.map(escape).join('|')})s?`);
+        if (done.length) byForm.past.push(`(?:${LIGHT_VERBS.join('|')})\\s+(?:(?!(?:not|never|no)\\b)[^\\s.!?;']+\\s+){0,3}?(?:a|an|the|its|their)\\s+(?:[\\w.@#-]+\\s+)?(?:${done.map(escape).join('|')})s?`);
       }
       for (const form of ['phrase', 'past', 'ing', 's', 'base'] as const) {
         const alts = [...new Set(byForm[form])].sort((a, b) => b.length - a.length);
@@ -147,7 +147,7 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
   return matchers;
 }
 
-const LIGHT_VERBS = ['gave', 'did', 'performed', 'made', 'carried out', 'completed', 'finished'];
+const LIGHT_VERBS = ['gave', 'did', 'performed', 'made', 'carried out', 'completed', 'finished', 'handled', 'took care of'];
 /** Action nouns too common in other senses after a light verb ("made a note of it", "gave an update on"). */
 const LIGHT_EXCLUDED = new Set(['note', 'update', 'write', 'save', 'record', 'log', 'build', 'test', 'run', 'post', 'text', 'message', 'alert', 'page']);
 
