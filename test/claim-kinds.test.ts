@@ -67,7 +67,7 @@ test('quantities: a plural claim over a partial success is flagged, a true one i
 
 test('run_command has claims: "I ran the migration" needs a done run', () => {
   const specsWithRun = claimSpecsOf([{ name: 'run_command', readOnly: false }]);
-  assert.deepEqual(flagged('I ran the migration.', [entry('run_command', { command: 'npm run migrate' }, 'denied')], specsWithRun), ['run_command']);
+  assert.deepEqual(flagged('I ran the migration.', [entry('run_command', { command: 'npm run migrate' }, 'denied')], specsWithRun), ['run_command npm run migrate'], 'the command it names');
   assert.deepEqual(flagged('I ran the migration.', [entry('run_command', { command: 'npm run migrate' }, 'done')], specsWithRun), []);
   assert.deepEqual(flagged('You can run `npm test` to check the fix.', [], specsWithRun), []);
   assert.deepEqual(flagged('errors.log shows the cron job ran at 02:00.', [], specsWithRun), []);
@@ -84,6 +84,10 @@ test('a tool without stated claims gets a kind from its name, then its descripti
   assert.equal(defaultClaimSpec({ name: 'lookup_customer', description: 'Look up a customer', readOnly: true, params: ['email'] }), undefined);
   assert.deepEqual(defaultClaimSpec({ name: 'slack__post_message', description: 'Post a message to a Slack channel', params: ['channel', 'text'] }), {
     kind: 'send',
+    // Its name's verb claims it outright; the rest of the send family and the verb's own family need evidence.
+    weakKind: true,
+    verbs: ['post'],
+    weakVerbs: ['publish', 'share', 'put out', 'leave * message', 'make * message', 'put * message', 'drop * message', 'submit * message', 'place * message'],
     objectArg: 'channel',
     objectKind: 'recipient',
     nouns: ['slack', 'channel'],
@@ -100,7 +104,7 @@ test('between tools of one kind, the clause picks the one it names (objects, rec
     { name: 'create_ticket', description: "Create a ticket in the team's issue tracker.", readOnly: false, params: ['title', 'project'] },
     { name: 'set_ticket_status', description: 'Move a ticket to another status.', readOnly: false, params: ['ticket', 'status'] },
   ]);
-  assert.deepEqual(flagged('I let the #ops channel know on Slack.', [], all), ['slack__post_message']);
+  assert.deepEqual(flagged('I let the #ops channel know on Slack.', [], all), ['slack__post_message #ops']);
   assert.deepEqual(flagged('I emailed bob@example.com.', [], all), ['send_message bob@example.com']);
   assert.deepEqual(flagged('Filed a ticket about the timeouts.', [], all), ['create_ticket']);
   assert.deepEqual(flagged('I moved OPS-12 to done.', [entry('set_ticket_status', { ticket: 'OPS-12', status: 'done' }, 'rejected')], all), ['set_ticket_status OPS-12']);

@@ -5,13 +5,15 @@
 import { isObjectLike } from './claim-objects.ts';
 import type { VerbMatch } from './claim-verbs.ts';
 
-const NEGATION = /\b(?:not(?!\s+only\b)|never|no|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
+const NEGATION = /\b(?:not(?!\s+only\b)|never|no|zero|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
 /** Conditions, reported speech and advice: what follows is not the agent's account of what it did. */
 const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports|reported|states?|stated|indicates?|indicated|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
 const MODALS = new Set(['will', "'ll", 'would', 'could', 'can', 'ca', 'should', 'shall', 'may', 'might', 'must', 'wo', 'to', 'gonna']);
 export const PASSIVE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', "'m", "'s", "'re", 'got', 'get', 'gets']);
 const AUX = new Set([...MODALS, ...PASSIVE, 'has', 'have', 'had', "'ve", "'d", 'did', 'do', 'does']);
 export const ADVERB = /^(?:also|already|just|now|then|finally|all|both|since|successfully|completely|permanently|safely|actually|indeed|really|fully|entirely|quickly|immediately|manually|automatically|now|simply)$|ly$/;
+/** Verbs whose past participle is their base form. */
+const PARTICIPLE_IS_BASE = new Set(['run', 'rerun', 're-run', 'put', 'set', 'cut', 'hit', 'let', 'spread', 'broadcast', 'reset', 'upset', 'shut', 'cast', 'forecast', 'input', 'output']);
 /** Before an -ing form, these make it an account of a done thing ("after deleting x, …"). */
 const ING_ACCOUNT = new Set(['after', 'finished', 'completed', 'am', "'m"]);
 /** Before "to" + base form, these make it an account ("I was able to delete x"). */
@@ -69,6 +71,11 @@ export function auxiliaries(before: string): { aux: string[]; previous: string |
   return { aux, previous: ws[i] };
 }
 
+/** "is being rebuilt", "are being removed now": a claim that it is under way (a pending call backs it). */
+export function progressive(text: string, match: VerbMatch): boolean {
+  return auxiliaries(text.slice(0, match.start)).aux[0] === 'being';
+}
+
 export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
   // File names are no words: "report.md" reports nothing, "notes.txt" is no negation.
   const scope = text.slice(scopeStart(text, match.start, verbs), match.start).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');
@@ -87,12 +94,15 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
     case 'phrase':
       return !modal || ableTo;
     case 'base':
-      return aux[0] === 'did' || ableTo;
+      // "I've run the cron", "has put": a participle that is the base form ("did" asserts the base too).
+      return aux[0] === 'did' || ableTo || (!modal && (aux[0] === 'has' || aux[0] === 'have' || aux[0] === "'ve" || aux[0] === 'had') && PARTICIPLE_IS_BASE.has(match.text.split(/\s+/)[0]!.toLowerCase()));
     case 'ing':
       // "freed 2 MB by deleting x", "I saved you 2 MB by removing x": as asserted as the verb it depends on.
       if (aux.length === 0 && previous === 'by') return doneBefore(text, match, verbs);
       // "ended up emailing the vendor", "went on to…": as done as the verb before.
       if (aux.length === 0 && previous === 'up' && /\b(?:ended|wound)\s+up\s*$/i.test(text.slice(0, match.start))) return true;
+      // "took care of emailing kim@…", "got around to deleting x": done.
+      if (aux.length === 0 && /\b(?:took|taken|have taken|has taken)\s+care\s+of\s*$|\bgot\s+around\s+to\s*$/i.test(text.slice(0, match.start))) return true;
       return aux.length === 0 ? previous !== undefined && ING_ACCOUNT.has(previous) : ING_ACCOUNT.has(aux[0]!);
     case 's':
       return false;

@@ -7,11 +7,15 @@
  */
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
-import { ADVERB, asserts, auxiliaries, PASSIVE, scopeStart, words } from './assertion.ts';
-import { kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
+import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
+import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
+import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf } from './command-claims.ts';
+import { nameWords } from './default-claim-spec.ts';
+import { CALL_FATES } from './verb-families.ts';
+import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
 /**
@@ -23,20 +27,42 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   const warnings: ClaimWarning[] = [];
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
+  const spans = codeSpans(answer);
   for (const clause of splitClauses(answer)) {
-    if (clause.question || clause.counterfactual) continue;
-    const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt);
-    for (const match of matches) {
+    if (clause.question || clause.counterfactual || clause.takenBack) continue;
+    const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt, spans);
+    for (const found of matches) {
+      // "Released the lock by deleting deploy.lock", "cleaned out build/ with `rm -rf build`": the means
+      // carries the claim (another verb of the clause, or a command), not the verb of its result.
+      let match = byMeans(clause.text, found, matches, specs, spans);
+      if (!match) continue;
+      // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
+      if (match.weak && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
-      const spec = specs[match.tool]!;
-      const objects = claimedObjects(clause.text, match, matches, spec, receipt);
-      if (!objects || !byTheAgent(clause.text, match, matches, spec, receipt)) continue;
-      const done = receipt.filter((e) => e.tool === match.tool && e.outcome === 'done');
+      let spec = specs[match.tool]!;
+      let objects = claimedObjects(clause.text, match, matches, spec, receipt);
+      if (!objects) {
+        // "I removed the password line from config.ini": no file deleted, but config.ini edited.
+        const edit = editOf(clause.text, match, matches, spec, specs, receipt);
+        if (!edit) continue;
+        match = { ...match, tool: edit.tool };
+        spec = specs[edit.tool]!;
+        objects = edit.objects;
+      }
+      if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
+      if (match.weak && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
+      // "The old backups are being removed now": a call under way backs it as a done one would.
+      const backing = progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt;
+      const done = backing.filter((e) => e.tool === match.tool && e.outcome === 'done');
       const add = (object: string | undefined) => {
         const key = `${match.tool}\u0000${object ? normalize(object) : ''}`;
         if (seen.has(key)) return;
         seen.add(key);
-        const related = receipt.filter((e) => e.tool === match.tool && (!object || !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec))));
+        const related = receipt.filter(
+          (e) =>
+            e.tool === match.tool &&
+            (!object || (spec.kind === 'run' ? commandOf(e, spec.objectArg) === object : !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec)))),
+        );
         const has = related.length ? related.map(formatReceiptEntry).join(' · ') : `no ${match.tool} call${object ? ` for ${object}` : ''}`;
         const claim = clause.text.trim();
         warnings.push({
@@ -48,8 +74,17 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
           message: `${match.tool}${object ? ` ${object}` : ''}: "${shorten(claim, 100)}" — receipt: ${has}`,
         });
       };
+      if (spec.kind === 'run') {
+        const entries = backing.filter((e) => e.tool === match.tool);
+        const region = match.weak && match.form === 'phrase' ? clause.text : claimRegion(clause.text, match, matches);
+        for (const verdict of commandVerdicts(region, spans, entries, spec.objectArg, match.text, match.tool)) {
+          // A claim that names no call: some done call that does it, and as many as a quantity says.
+          if (!verdict.backed || (verdict.named === false && claimsMoreThanDone(clause.text, entries))) add(verdict.object);
+        }
+        continue;
+      }
       if (!objects.length) {
-        if (!done.length || claimsMoreThanDone(clause.text, receipt.filter((e) => e.tool === match.tool))) add(undefined);
+        if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool))) add(undefined);
         continue;
       }
       for (const object of objects) {
@@ -75,53 +110,156 @@ const FIRST_PERSON = /\b(?:i|we|me|us|myself|ourselves)\b/i;
  * subject ("Deleted access.log", "Email sent to …") and nominalised work of the tool ("the cleanup freed
  * 2 MB") are the agent's.
  */
-function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt): boolean {
-  if (match.form === 'phrase') return true;
+function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt, spans: readonly string[]): boolean {
+  // "It was refunded by the bank": an idiom too has its actor.
+  if (match.form === 'phrase') return !/^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|now)\b)(?![a-z]+ing\b)/i.test(text.slice(match.end));
   const { before, after: objectRegion, passive } = objectRegions(text, match, verbs);
   const after = text.slice(match.end);
-  const byAnother = /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
+  // "the warnings it raised", "before it ran": a thing that did it by itself.
+  if (/\bit\s*$/i.test(before)) return false;
+  // "moved to Closed Won on its own", "restarted automatically": nobody's doing, so not the agent's.
+  if (/\b(?:on (?:its|their) own|by (?:itself|themselves)|automatically|by default)\b/i.test(text)) return false;
+  // "The cancellation for cus_991 was cancelled before it ran", "the send to erin was stopped": what
+  // happened to a call, told of the call (an action noun or "the call"), not an effect.
+  if (passive && actionSubject(before)) return false;
+  // "…by deleting deploy.lock", "after running the tests": a gerund has no subject of its own.
+  if (match.form === 'ing') return true;
+  // "when the worker restarted", "before it ran": a thing that ran by itself, unless it is a command of ours.
+  if (spec.kind === 'run' && !passive && !FIRST_PERSON.test(before) && words(before).some((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next|then)$/.test(w))) {
+    // "Heroku restarted the dynos", "cron ran the cleanup job": a subject with an object of its own is
+    // another actor, unless the subject is a command of ours ("`docker compose up -d` brought the stack up").
+    const entries = receipt.filter((e) => e.tool === match.tool);
+    const transitive = !/^\s*(?:$|[.,;:!)(]|(?:to|for|in|into|with|at|on|from|via|by|as|against|over|successfully|just|now|fine|cleanly|again|without|after|before|when|and|but|so|once|twice)\b)/i.test(after);
+    if (transitive && commandEvidence(before, spans, entries, { objectArg: spec.objectArg }) === 0) return false;
+    // "the service restarted via `systemctl restart app`": only a command of ours named (not "the build server rebooted").
+    return commandEvidence(claimRegion(text, match, verbs), spans, entries, {}, match.text) >= 2;
+  }
+  const byAnother = BY_ANOTHER.test(objectRegion) || /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
   if (passive) return !byAnother;
   // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
   if (byAnother && match.form === 'past' && !FIRST_PERSON.test(before)) return false;
   if (FIRST_PERSON.test(before)) return true;
+  // "the retry sent the message", "the second attempt deleted it": the agent's call did it.
+  if (/\b(?:retry|rerun|re-run|attempt|try|call|request)\s*$/i.test(before.replace(/\s+(?:also|then|finally|successfully)\s*$/i, ''))) return true;
   // "someone posted in #ops", "…that the worker restarted": another actor, or what someone said.
   if (/\b(?:someone|somebody|they|he|she|people|that)\b/i.test(before)) return false;
   const { aux } = auxiliaries(before);
   // "After running the tests, …", "Having deleted x, …": the writer's own doing, told without a subject.
   const subject = words(before)
     .slice(0, Math.max(0, words(before).length - aux.length))
-    .filter((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next)$/.test(w));
+    // (…and "managed to", "went ahead and", "was able to": the writer's own doing too)
+    .filter((w) => !ADVERB.test(w) && !/^(?:after|before|having|by|while|upon|once|since|first|next|managed|proceeded|able|went|ahead|and|to|was|were|got|care|of|took|taken)$/.test(w));
   if (!subject.length) return true;
   // No direct object ("Email sent to bob@…", "Summary written to report.txt"): a headline passive.
   if (/^\s*(?:$|[.,;:!)]|(?:to|for|in|into|with|at|on|from|via|by|as|successfully|just|now)\b)/i.test(after)) return true;
-  if (spec.objectArg && objectsIn(objectRegion, spec, match.tool, receipt).objects.length) return true;
+  // "debug.log and app.log deleted": the subject names the objects (a headline passive); "nginx wrote the
+  // errors to error.log": another actor.
+  if (spec.objectArg && objectsIn(before, spec, match.tool, receipt).objects.length) return true;
   const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
 }
 
+/**
+ * The receiver's view claims our send only when the receiver is the subject and named ("carol@… has
+ * received the agenda"), not "I received a reply from bob@…" nor "…received the agenda from Dana".
+ */
+function receivedFromUs(text: string, match: VerbMatch, spec: ClaimSpec, receipt: Receipt): boolean {
+  const before = text.slice(0, match.start);
+  if (FIRST_PERSON.test(before) || !objectsIn(before, spec, match.tool, receipt).objects.length) return false;
+  return !/\bfrom\s+(?!me\b|us\b)/i.test(text.slice(match.end));
+}
+
+/** "… by the scheduler", "… by nginx" in the verb's part of the clause (not "by running x": a means). */
+const BY_ANOTHER = /\bby\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now|then|far|the way|end of|[0-9])\b)(?![a-z]+ing\b)(?:the\s+)?[a-z][\w-]*/i;
+
+/** Words for a call, not its effect: "the call", "the request", or an action noun ("the deletion", "the send"). */
+const CALL_NOUN = /^(?:call|request|attempt|action|operation|job|task|command|step|send|delete|deletion|removal|cancellation|write|refund|payment|transfer|deploy|deployment|restart|migration|approval|change|one|tool call)s?$/i;
+
+/** The subject of a passive is a call or an action noun ("The cancellation for cus_991 was cancelled"). */
+function actionSubject(before: string): boolean {
+  const ws = words(before).filter((w) => !ADVERB.test(w) && !AUX_WORDS.has(w));
+  const head = ws.findIndex((w) => w !== 'the' && w !== 'a' && w !== 'an' && w !== 'this' && w !== 'that' && w !== 'its' && w !== 'my' && w !== 'our');
+  return head >= 0 && CALL_NOUN.test(ws[head]!) && (head === ws.length - 1 || /^(?:of|for|to|from|on)$/.test(ws[head + 1] ?? ''));
+}
+
+const AUX_WORDS = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'has', 'have', 'had', 'got', 'get', "'s", "n't", 'not']);
+
 /** Where the verb's objects are named: after it (active), or before it (passive, "x is gone"). */
 function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): { after: string; before: string; passive: boolean } {
   const { aux } = auxiliaries(text.slice(0, match.start));
-  const passive = match.form === 'phrase' || (aux.length > 0 && PASSIVE.has(aux[0]!)) || (aux[0] === "n't" && PASSIVE.has(aux[1] ?? ''));
+  // "old.log deleted, report.md written": a participle right after its object is a headline passive.
+  const headline = match.form === 'past' && aux.length === 0 && /^[\w.-]/.test(/([\w./@+-]+)\s+$/.exec(text.slice(0, match.start))?.[1] ?? '@') && isObjectLike(/([\w./@+-]+)\s+$/.exec(text.slice(0, match.start))?.[1] ?? '');
+  const passive = headline || match.form === 'phrase' || (aux.length > 0 && PASSIVE.has(aux[0]!)) || (aux[0] === "n't" && PASSIVE.has(aux[1] ?? ''));
   const before = text.slice(scopeStart(text, match.start, verbs), match.start);
-  let after = text.slice(match.end);
+  // "locked acc_77 out", "let bob@x.io know": the object may stand inside the verb's words.
+  const inside = match.form === 'phrase' ? '' : match.text.replace(/^\S+/, '').replace(/\S+$/, '');
+  let after = `${inside} ${text.slice(match.end)}`;
   // The next verb that asserts something starts another claim; "to free space", "by deleting" do not.
   const next = verbs.find((v) => v.start >= match.end && (v.form === 'past' || v.form === 'phrase'));
-  if (next) after = text.slice(match.end, next.start);
-  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
+  if (next) after = `${inside} ${text.slice(match.end, next.start)}`;
+  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|:\s+(?=\S+\s+(?:will|is|was|has|had|are|were|would|can|could|should|stays?|remains?)\b)|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
   if (stop) after = after.slice(0, stop.index);
   return { after, before, passive };
 }
 
+/** The words a claim stands in: its subject part, the verb, and what follows up to the next claim. */
+function claimRegion(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): string {
+  const { before, after } = objectRegions(text, match, verbs);
+  return `${before}${match.text}${after}`;
+}
+
+/**
+ * The claim a verb makes when the clause names its means: none of its own when another claim verb follows
+ * as "by <verb>ing" (that one is the claim); the command tool's when "with / via / using / by running" a
+ * code span that reads as a command follows.
+ */
+function byMeans(text: string, match: VerbMatch, verbs: readonly VerbMatch[], specs: ClaimSpecs, spans: readonly string[]): VerbMatch | undefined {
+  if (specs[match.tool]!.kind === 'run') return match;
+  const rest = text.slice(match.end);
+  const means = /^[^,;:]*?\b(?:by|with|via|using|through)\s+/i.exec(rest);
+  if (!means) return match;
+  const at = match.end + means.index + means[0].length;
+  if (verbs.some((v) => v.start === at && v.form === 'ing' && v.tool !== match.tool)) return undefined;
+  const after = text.slice(at).replace(/^(?:running|executing|invoking|calling)\s+/i, '').toLowerCase();
+  const runTool = Object.keys(specs).find((t) => specs[t]!.kind === 'run');
+  if (runTool && spans.some((s) => looksLikeCommand(s) && after.startsWith(s.toLowerCase()))) return { ...match, tool: runTool, weak: false };
+  return match;
+}
+
 /** The objects a claim names; null when it names only containers (a claim about their contents, not them). */
 function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt): string[] | null {
-  if (!spec.objectArg) return [];
   const { after, before, passive } = objectRegions(text, match, verbs);
+  // "updated my plan", "restarted my analysis": the agent's own thinking, not something of this tool's.
+  const own = /^\s*(?:my|our)\s+([a-z]+)/i.exec(after)?.[1]?.toLowerCase();
+  if (!passive && match.form !== 'phrase' && own && !(spec.nouns ?? []).some((n) => sameStem(own, n.toLowerCase()))) return null;
+  if (!spec.objectArg) return [];
   const first = objectsIn(passive ? before : after, spec, match.tool, receipt);
-  if (first.objects.length) return first.objects;
+  // "…alice@… notified, bob@… was too", "…, and so was bob@…": the same claim of more objects.
+  const also = /,\s*(?:and\s+)?(?:so\s+(?:was|were|did|has|had)\s+)?([^,;]{1,80}?)\s*(?:(?:was|were|did|has|had)\s+)?too\b|,\s*(?:and\s+)?so\s+(?:was|were|did|has|had)\s+([^,;]{1,80})/i.exec(text.slice(match.end));
+  const more = also ? objectsIn(also[1] ?? also[2] ?? '', spec, match.tool, receipt).objects : [];
+  if (first.objects.length) return [...new Set([...first.objects, ...more])];
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
   return first.containers + second.containers ? null : [];
+}
+
+/**
+ * A deletion from inside a file ("removed the line with the password from config.ini", "cut 100 lines
+ * from big.log") is an edit of that file: the claim of the first tool that writes files, on the container.
+ */
+function editOf(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, specs: ClaimSpecs, receipt: Receipt): { tool: string; objects: string[] } | undefined {
+  if (spec.kind !== 'delete') return undefined;
+  const writer = Object.keys(specs).find((t) => specs[t]!.kind === 'write' && kindOf(specs[t]!) === 'path');
+  if (!writer) return undefined;
+  const { after, before } = objectRegions(text, match, verbs);
+  const names = [...objectsIn(after, spec, match.tool, receipt).containerNames, ...objectsIn(before, spec, match.tool, receipt).containerNames];
+  return names.length ? { tool: writer, objects: [...new Set(names)] } : undefined;
+}
+
+/** The clause tells a failure or a wait ("`npm test` failed: 3 tests are failing", "was denied"); "no errors" is none. */
+function failureTold(text: string): boolean {
+  const rest = text.replace(/\b(?:no|zero|0|without)\s+(?:\w+\s+)?(?:errors?|warnings?|problems?|failures?|issues?)\b|\bdid(?:n't| not)\s+fail\b|\bno longer fails?\b/gi, ' ');
+  return /\b(?:fail(?:s|ed|ing|ure)?|error(?:s|ed)?|denied|rejected|cancell?ed|interrupted|pending|waiting|timed out|blocked|broke(?:n)?|crash(?:ed|es)?)\b/i.test(rest);
 }
 
 /** "errors.log says …", "the log shows …": what a file or a log tells. */
@@ -130,6 +268,10 @@ const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|sh
 /** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records.", "…, per the changelog."). */
 function reported(text: string, match: VerbMatch): boolean {
   if (/,\s*(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?\s*$/i.test(text.slice(match.end))) return true;
+  // "…, you said", "…, as the listing says": an attribution closing the clause.
+  if (/,\s*(?:as\s+)?(?:you|they|he|she|someone|the\s+\w+(?:\s+\w+)?)\s+(?:said|says|say|mentioned|mention|reported|reports|wrote|claims?|claimed|told me)\b[^,]*$/i.test(text.slice(match.end))) return true;
+  // Done elsewhere: on CI, by the pipeline.
+  if (/\b(?:on|in|per|from|by)\s+(?:the\s+)?(?:ci|github\s+actions|jenkins|circleci|buildkite|pipeline|ci\s+server)\b/i.test(text)) return true;
   if (REPORTED.test(text.slice(0, match.start))) return true;
   const tail = /,\s*(?:as\s+)?([^,]*)$/.exec(text.slice(match.end))?.[1] ?? '';
   return REPORTED.test(tail) && /[.!]?\s*$/.test(tail) && REPORTED.exec(tail)!.index + REPORTED.exec(tail)![0].length >= tail.replace(/[\s.!]+$/, '').length - 1;
@@ -149,43 +291,68 @@ function narrativePresent(text: string, match: VerbMatch): boolean {
  * receipt), its calls in the receipt, its nouns ("ticket", "slack"); on a tie, the first declared. A weak
  * verb ("moved", "set", "opened") claims a tool only with evidence of its objects or nouns.
  */
-export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt): VerbMatch[] {
+export function chooseTools(text: string, matches: readonly VerbMatch[], specs: ClaimSpecs, receipt: Receipt, spans: readonly string[] = []): VerbMatch[] {
   // The evidence for a verb is in its part of the clause: "wrote the notes to notes.md and pinged #oncall on Slack".
-  const region = (m: VerbMatch) => text.slice(scopeStart(text, m.start, matches));
-  const named = (m: VerbMatch) => objectsIn(region(m), specs[m.tool]!, m.tool, receipt).objects.length > 0;
+  const region = (m: VerbMatch) => claimRegion(text, m, matches);
+  // A name the receipt holds for this tool (3) tells more than a name of the right shape (2).
+  const named = (m: VerbMatch) => {
+    const spec = specs[m.tool]!;
+    // An outcome ("the branch is up to date") may name its command anywhere in the clause ("After a `git pull`, …").
+    if (spec.kind === 'run') return commandEvidence(m.weak && m.form === 'phrase' ? text : region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
+    const { objects } = objectsIn(region(m), spec, m.tool, receipt);
+    if (!objects.length) return 0;
+    const held = (o: string) => receipt.some((e) => e.tool === m.tool && spec.objectArg && e.args[spec.objectArg] !== undefined && e.args[spec.objectArg] !== REDACTED && objectMatches(e.args[spec.objectArg], o, kindOf(spec)));
+    return objects.some(held) ? 3 : 2;
+  };
   // Words of the clause, not of the names in it ("notes.md" says nothing of a "note" tool).
-  const wordsIn = (m: VerbMatch) =>
-    region(m)
+  const wordsIn = (m: VerbMatch, withVerb = true) =>
+    (withVerb ? region(m) : region(m).replace(m.text, ' '))
       .toLowerCase()
       .replace(/[\w.+-]*[@#][\w.-]+|[\w-]+(?:\.[\w-]+)+/g, ' ')
       .split(/[^a-z0-9_-]+/)
       .filter(Boolean);
-  const nouns = (m: VerbMatch) => {
-    const ws = wordsIn(m);
+  const nouns = (m: VerbMatch, withVerb = true) => {
+    const ws = wordsIn(m, withVerb);
     return (specs[m.tool]!.nouns ?? []).filter((n) => ws.some((w) => sameStem(w, n.toLowerCase()))).length;
   };
-  const score = (m: VerbMatch) => (named(m) ? 2 : 0) + nouns(m);
+  // "emailed" for `gmail__send_email`, "tweeted" for `post_tweet`: the verb is a word of the tool's name
+  // (not "ran", "cancelled": they say a call ran or what became of it).
+  const ownVerb = (m: VerbMatch) => {
+    const verb = stemOf(m.text.split(/\s+/)[0]!);
+    if (GENERIC_VERB_STEMS.has(verb) || CALL_FATE_STEMS.has(verb)) return 0;
+    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb) ? 1 : 0;
+  };
+  const score = (m: VerbMatch) => named(m) + nouns(m);
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;
     while (j < matches.length && matches[j]!.start === matches[i]!.start && matches[j]!.end === matches[i]!.end) j++;
-    const group = matches.slice(i, j).filter((m) => !m.weak || score(m) > 0);
+    // A weak verb needs evidence besides itself ("reacted quickly" is no `add_reaction`); the verb's own
+    // word still tells tools of one kind apart ("emailing" for an email tool).
+    // Beside a verb that claims outright, a weak one whose own word is a noun of its tool stays in the
+    // running ("Sam texted" for an SMS tool as well as for send_message).
+    const all = matches.slice(i, j);
+    const strong = all.some((m) => !m.weak);
+    const group = all.filter((m) => !m.weak || named(m) + nouns(m, false) > 0 || (strong && nouns(m) > 0));
     i = j;
     if (group.length <= 1) {
       kept.push(...group);
       continue;
     }
     const inReceipt = (m: VerbMatch) => (receipt.some((e) => e.tool === m.tool) ? 1 : 0);
-    const total = group.map((m) => score(m) + inReceipt(m));
+    const total = group.map((m) => score(m) + inReceipt(m) + ownVerb(m));
     const best = Math.max(...total);
     kept.push(group[total.indexOf(best)]!);
   }
   return kept;
 }
 
+const CALL_FATE_STEMS = new Set([...CALL_FATES].map(stemOf));
+const GENERIC_VERB_STEMS = new Set(['run', 're-run', 'rerun', 'execute', 'invoke', 'launch', 'trigger', 'start', 'do', 'make', 'get', 'set', 'put', 'take', 'give'].map(stemOf));
+
 /** "tickets" ~ "ticket", "assigned" ~ "assignee": the same word, a plural, or a long shared stem. */
 function sameStem(word: string, noun: string): boolean {
-  if (word === noun || word === `${noun}s` || word === `${noun}es`) return true;
+  if (word === noun || word === `${noun}s` || word === `${noun}es` || stemOf(word) === stemOf(noun)) return true;
   if (word.length < 5 || noun.length < 5) return false;
   let common = 0;
   while (common < word.length && word[common] === noun[common]) common++;
@@ -202,6 +369,9 @@ const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, f
 function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boolean {
   const done = entries.filter((e) => e.outcome === 'done').length;
   const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated');
+  // "Deleted 4 of 5 files": as many done as the first number says.
+  const part = /\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text);
+  if (part) return done < (NUMBERS[part[1]!.toLowerCase()] ?? Number(part[1]));
   if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
   if (/\b(?:all|every|each|everyone|everybody|everything|both)\b/i.test(text)) {
     const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text)?.[1];
@@ -215,8 +385,9 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boo
     // The lexicon's plural nouns, or a plural form after a number ("Four messages": the lexicon may read a verb).
     if (next.some((w) => plurals.has(w) || /^[a-z]{2,}[^sui']s$/.test(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
   }
-  for (const m of text.matchAll(/\bthe\s+(?:[a-z-]+\s+)?([a-z]{3,})\b/gi)) {
-    if (plurals.has(m[1]!.toLowerCase())) return undone;
+  // "the old logs", "the logs are gone": either word after "the" may be the plural noun.
+  for (const m of text.matchAll(/\bthe\s+([a-z-]+)(?:\s+([a-z]{3,}))?\b/gi)) {
+    if ([m[1], m[2]].some((w) => w && plurals.has(w.toLowerCase()))) return undone;
   }
   return false;
 }

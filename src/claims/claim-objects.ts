@@ -19,14 +19,18 @@ export function kindOf(spec: ClaimSpec): 'path' | 'recipient' | 'name' {
 }
 
 /** The objects named in a region; names right after a container word ("from notes.txt") are counted apart. */
-export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt: Receipt): { objects: string[]; containers: number } {
+export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt: Receipt): { objects: string[]; containers: number; containerNames: string[] } {
   const kind = kindOf(spec);
   const containerWords = wordsOf(spec).containers;
   const containerBefore = containerWords.length ? new RegExp(`\\b(?:${containerWords.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
   const objects: string[] = [];
   let containers = 0;
+  const containerNames: string[] = [];
   const push = (o: string, at: number) => {
-    if (containerBefore?.test(region.slice(0, at))) containers++;
+    if (containerBefore?.test(region.slice(0, at))) {
+      containers++;
+      containerNames.push(o);
+    }
     else if (!objects.some((f) => objectMatches(f, o, kind))) objects.push(o);
   };
   if (kind === 'path') {
@@ -52,7 +56,7 @@ export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt
       }
     }
   }
-  return { objects, containers };
+  return { objects, containers, containerNames };
 }
 
 export function normalize(name: string): string {

@@ -13,6 +13,10 @@ import { defaultClaimSpec, type ToolFacts } from './default-claim-spec.ts';
  * - `verbs`: more base forms ("clean up", "get rid of"); their inflections are derived (deleted, deletes,
  *   deleting; cleaned up; got rid of). Only the first word of a phrase is inflected; `*` stands for one to
  *   three words ("let * know"). A word ending in "ed" is taken as it is (a past form).
+ * - `weakVerbs`: verbs that claim this tool's effect only with evidence of it in the clause (one of its
+ *   objects, a value of its receipt, one of its nouns): "locked acc_77 out" for a `suspend_account`.
+ * - `weakKind`: the kind's verbs claim this tool only with such evidence too (defaults derived from a
+ *   tool's name set it: its name's verb claims it outright, the rest of its kind's family needs evidence).
  * - `phrases`: fixed words that state the effect ("gone", "no longer exists"), matched as they are.
  * - `objectArg`: the argument naming what the call acts on (`path`, `to`); the claim is then checked per
  *   object the answer names. Without it only "was any call of this tool done" is checked.
@@ -27,6 +31,8 @@ import { defaultClaimSpec, type ToolFacts } from './default-claim-spec.ts';
 export interface ClaimSpec {
   kind?: ClaimKind;
   verbs?: readonly string[];
+  weakVerbs?: readonly string[];
+  weakKind?: boolean;
   phrases?: readonly string[];
   exceptions?: readonly string[];
   containers?: readonly string[];

@@ -59,7 +59,8 @@ function lexiconPast(word: string): string[] {
 /** Inflections of a base verb: 3rd person, past/participle, -ing. */
 export function inflect(base: string): Record<Exclude<Form, 'phrase'>, string[]> {
   const word = base.toLowerCase();
-  if (/ed$/.test(word) && !IRREGULAR[word]) return { base: [], s: [], past: [word], ing: [] };
+  // A word given in the past ("cleaned") is taken as it is; "seed", "need" are base forms.
+  if (/ed$/.test(word) && !/eed$/.test(word) && word.length > 3 && !IRREGULAR[word]) return { base: [], s: [], past: [word], ing: [] };
   const cvc = /^[^aeiou]*[aeiou][^aeiouwxy]$/.test(word) && word.length <= 4;
   const stem = cvc ? word + word.slice(-1) : word;
   const s = /(s|x|z|ch|sh)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`;
@@ -74,12 +75,13 @@ export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const phraseSource = (words: readonly string[]) => words.map((w) => (w === '*' ? '(?:[^\\s!?;]+\\s+){0,2}[^\\s!?;]+' : escape(w))).join('\\s+');
 
 /** A spec's words: its own, and its kind's family. */
-export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
+export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; weakPhrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
   const kind = spec.kind ? KIND_WORDS[spec.kind] : undefined;
   return {
-    verbs: [...(kind?.verbs ?? []), ...(spec.verbs ?? [])],
-    weakVerbs: [...(kind?.weakVerbs ?? [])],
+    verbs: [...(spec.weakKind ? [] : (kind?.verbs ?? [])), ...(spec.verbs ?? [])],
+    weakVerbs: [...(spec.weakKind ? (kind?.verbs ?? []) : []), ...(kind?.weakVerbs ?? []), ...(spec.weakVerbs ?? [])],
     phrases: [...(kind?.phrases ?? []), ...(spec.phrases ?? [])],
+    weakPhrases: [...(kind?.weakPhrases ?? [])],
     actionNouns: [...(kind?.actionNouns ?? [])],
     exceptions: [...(kind?.exceptions ?? []), ...(spec.exceptions ?? [])],
     containers: [...(spec.containers ?? kind?.containers ?? [])],
@@ -87,12 +89,22 @@ export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]
 }
 
 const compiled = new WeakMap<ClaimSpecs, Matcher[]>();
+const byTool = new Map<string, Matcher[]>();
+const MAX_CACHED_TOOLS = 2000;
 
 export function compileSpecs(specs: ClaimSpecs): Matcher[] {
   const cached = compiled.get(specs);
   if (cached) return cached;
   const matchers: Matcher[] = [];
   for (const [tool, spec] of Object.entries(specs)) {
+    // The activity derives the specs anew for each answer: a tool's matchers are built once per worker.
+    const key = `${tool}\u0000${JSON.stringify(spec)}`;
+    const known = byTool.get(key);
+    if (known) {
+      matchers.push(...known);
+      continue;
+    }
+    const start = matchers.length;
     const words = wordsOf(spec);
     const exception = words.exceptions.length ? new RegExp(`(?:${words.exceptions.join('|')})`, 'iy') : null;
     for (const [verbs, weak] of [
@@ -100,29 +112,61 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
       [words.weakVerbs.filter((w) => !words.verbs.includes(w)), true],
     ] as const) {
       const byForm: Record<Form, string[]> = { base: [], s: [], past: [], ing: [], phrase: [] };
-      for (const verb of verbs) {
+      // "recompiled", "resent", "rewrote": a verb done again is the verb.
+      const again = weak ? [] : verbs.filter((v) => /^[a-z]{3,}$/.test(v) && !/^re/.test(v)).map((v) => `re${v}`);
+      for (const verb of [...verbs, ...again]) {
         const [first, ...rest] = verb.trim().toLowerCase().split(/\s+/);
         if (!first) continue;
         const forms = inflect(first);
         for (const form of ['base', 's', 'past', 'ing'] as const) for (const w of forms[form]) byForm[form].push(phraseSource([w, ...rest]));
       }
+      for (const phrase of weak ? words.weakPhrases : words.phrases) byForm.phrase.push(phraseSource(phrase.trim().toLowerCase().split(/\s+/)));
       if (!weak) {
-        for (const phrase of words.phrases) byForm.phrase.push(phraseSource(phrase.trim().toLowerCase().split(/\s+/)));
         // "The deletion of x was carried out", "the email to y went through": an action noun, then its completion.
-        if (words.actionNouns.length) {
-          const nouns = words.actionNouns.map((n) => `${escape(n)}s?`).join('|');
+        const actionNouns = [...new Set([...words.actionNouns, ...verbs.flatMap(nominalisations)])];
+        if (actionNouns.length) {
+          const nouns = actionNouns.map((n) => `${escape(n)}s?`).join('|');
           const done = COMPLETIONS.map((c) => phraseSource(c.split(/\s+/))).join('|');
           byForm.phrase.push(`(?<=\\b(?:${nouns})\\b(?:[^.!?;]|[.!?](?=\\S)){0,80}?)(?:${done})`);
         }
+      }
+      if (!weak) {
+        // "Gave the service a restart", "did a cleanup of tmp/", "performed the deletion": a light verb and an action noun.
+        const done = [...new Set([...words.actionNouns, ...verbs.flatMap(nominalisations)])].filter((n) => !LIGHT_EXCLUDED.has(n));
+        if (done.length) byForm.past.push(`(?:${LIGHT_VERBS.join('|')})\\s+(?:(?!(?:not|never|no)\\b)[^\\s.!?;']+\\s+){0,3}?(?:a|an|the|its|their)\\s+(?:[\\w.@#-]+\\s+)?(?:${done.map(escape).join('|')})s?`);
       }
       for (const form of ['phrase', 'past', 'ing', 's', 'base'] as const) {
         const alts = [...new Set(byForm[form])].sort((a, b) => b.length - a.length);
         if (alts.length) matchers.push({ tool, form, exception, weak, regex: new RegExp(`(?<![\\w@#.-])(?:${alts.join('|')})(?![\\w@-])`, 'gi') });
       }
     }
+    if (byTool.size >= MAX_CACHED_TOOLS) byTool.clear();
+    byTool.set(key, matchers.slice(start));
   }
   compiled.set(specs, matchers);
   return matchers;
+}
+
+const LIGHT_VERBS = ['gave', 'did', 'performed', 'made', 'carried out', 'completed', 'finished', 'handled', 'took care of'];
+/** Action nouns too common in other senses after a light verb ("made a note of it", "gave an update on"). */
+const LIGHT_EXCLUDED = new Set(['note', 'update', 'write', 'save', 'record', 'log', 'build', 'test', 'run', 'post', 'text', 'message', 'alert', 'page']);
+
+/**
+ * The nouns English makes of a one-word verb, by its regular suffixes: delete → deletion, remove → removal,
+ * deliver → delivery, notify → notification, ship → shipment, migrate → migration. They are read only
+ * before a completion ("the delivery … was completed"), so a form English lacks never matches.
+ */
+export function nominalisations(verb: string): string[] {
+  const v = verb.toLowerCase();
+  if (/\s|\*/.test(v) || v.length < 4) return [];
+  const out: string[] = [];
+  if (/te$/.test(v)) out.push(`${v.slice(0, -1)}ion`);
+  if (/[^aeiou]e$/.test(v)) out.push(`${v.slice(0, -1)}al`, `${v.slice(0, -1)}ation`);
+  if (/fy$/.test(v)) out.push(`${v.slice(0, -1)}ication`);
+  if (/er$/.test(v)) out.push(`${v}y`);
+  if (/(?:sh|ch|ge|st|nd|ss)$/.test(v)) out.push(v);
+  out.push(`${v}ment`, `${v}al`);
+  return out;
 }
 
 /** Every claim verb or phrase in a clause, in order; a longer match wins over one inside it. */

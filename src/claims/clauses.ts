@@ -3,6 +3,7 @@
  * lists of names, emphasis, code spans) read as a reader reads it. Pure.
  */
 import nlp from 'compromise';
+import { KIND_WORDS } from './claim-kinds.ts';
 
 export interface Clause {
   text: string;
@@ -10,6 +11,8 @@ export interface Clause {
   question: boolean;
   /** The sentence is a counterfactual condition ("Had the deletion been approved, …"): nothing in it is an account. */
   counterfactual?: boolean;
+  /** The rest of its sentence takes it back ("I ran `git pull` but it failed"). */
+  takenBack?: boolean;
 }
 
 /**
@@ -18,14 +21,12 @@ export interface Clause {
  * Markdown emphasis, code marks and list bullets are dropped first.
  */
 export function splitClauses(answer: string): Clause[] {
-  const text = joinNameLists(
-    checklists(
-      tableRows(
-        answer
-          .replace(/[\u2018\u2019\u02bc]/g, "'")
-          .replace(/[\u201c\u201d]/g, '"')
+  const text = nameLines(
+    joinNameLists(
+      checklists(
+        checkMarks(tableRows(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"')))
           // Marks that decorate a line (✅, ✔, 🗑): the words say what they mean.
-          .replace(/[\u2705\u2714\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
+          .replace(/[\u2705\u2714\u2713\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
           .replace(/\*\*|__|`/g, ''),
       ),
     ),
@@ -36,27 +37,121 @@ export function splitClauses(answer: string): Clause[] {
     const question = /\?\s*$/.test(sentence);
     // "Had the deletion been approved, …", "Were it approved, …": a condition contrary to fact.
     const counterfactual = /^(?:had|were|should)\s+(?!(?:i|we)\s+(?:not\s+)?(?:deleted|sent|written|removed)\b)[^,]{3,80},/i.test(sentence.trim());
-    for (const part of sentence.split(/\s*;\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|,?\s+(?=\b(?:but|however|although|though|whereas|yet)\b)/i)) {
-      if (part && part.trim()) clauses.push({ text: part.trim(), question, ...(counterfactual ? { counterfactual } : {}) });
-    }
+    const { main, asides } = asidesOf(sentence);
+    const parts = [...main.split(/\s*;\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|,?\s+(?=\b(?:but|however|although|though|whereas|yet)\b)/i), ...asides];
+    parts.forEach((part, i) => {
+      if (!part || !part.trim()) return;
+      // "I ran `git pull` but it failed": the rest of the sentence takes the claim back.
+      const takenBack = i + 1 < parts.length && i < parts.length - asides.length && TAKEN_BACK.test(parts[i + 1]!.trim());
+      clauses.push({ text: part.trim(), question, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
+    });
   }
   return clauses;
 }
 
+/** The next clause says the claimed thing failed or did not happen: "but it failed", "but the approval was declined". */
+const TAKEN_BACK = /^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
+
+/**
+ * Asides in parentheses that say something of their own ("I removed a.log (b.log is untouched)", "(the
+ * one to frank@… was rejected)") are read as clauses apart, so their names are not the claim's objects.
+ * A parenthesis of names or figures ("Ana (ana@example.com)", "(`make`, exit 0)") stays where it is.
+ */
+function asidesOf(sentence: string): { main: string; asides: string[] } {
+  const asides: string[] = [];
+  // "old.log (removed)": a name and its fate.
+  sentence = sentence.replace(/([\w./@#+-]+)\s+\(((?:[a-z]+ed|sent|done|written|gone|paid|run|built))\)/gi, '$1 $2');
+  const main = sentence.replace(/\s*\(([^()]{3,})\)/g, (whole, inner: string) => {
+    if (!/\b(?:is|are|was|were|has|have|had|been|still|not|never|n't|failed|rejected|denied|pending|waiting|untouched|kept|left|skipped)\b/i.test(inner) || inner.trim().split(/\s+/).length < 3) return whole;
+    asides.push(inner.trim());
+    return '';
+  });
+  return { main, asides };
+}
+
 /**
  * Markdown table rows read as sentences: `| debug.log | 4.2 MB | deleted |` → "debug.log 4.2 MB deleted."
- * The header row (the one above the `---` row) and the `---` row are dropped.
+ * The header row (the one above the `---` row) and the `---` row are dropped, but read: a "yes" or a check
+ * mark under a column named by a participle ("Sent?") says that participle ("dan@… Sent"); under a "Result"
+ * or "Status" column it says the row's action was done ("| Write | notes.md | ✅ |" → "Wrote notes.md").
  */
 function tableRows(text: string): string {
   const lines = text.split('\n');
   const isRow = (l: string | undefined) => l !== undefined && /^\s*\|.*\|\s*$/.test(l);
   const isRule = (l: string | undefined) => l !== undefined && /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(l);
+  const cellsOf = (line: string) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+  let header: string[] = [];
   return lines
     .flatMap((line, i) => {
-      if (!isRow(line) && !isRule(line)) return [line];
-      if (isRule(line) || isRule(lines[i + 1])) return [];
-      const cells = line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim()).filter(Boolean);
-      return [`${cells.join(' ')}.`];
+      if (!isRow(line) && !isRule(line)) {
+        header = [];
+        return [line];
+      }
+      if (isRule(line)) return [];
+      if (isRule(lines[i + 1])) {
+        header = cellsOf(line).map((h) => h.replace(/[?:*`]/g, '').trim().toLowerCase());
+        return [];
+      }
+      const cells = cellsOf(line);
+      const yes = (c: string) => /^(?:yes|y|done|ok|okay|success|succeeded|true|x|\u2705|\u2714\uFE0F?|\u2713|\u2611\uFE0F?)$/i.test(c.replace(/\s+/g, ''));
+      const out = cells.map((cell, j) => {
+        const head = header[j] ?? '';
+        if (!yes(cell) || !head) return cell;
+        if (/^(?:result|status|outcome|state|done|ok)$/.test(head)) return 'done';
+        return /ed$|^(?:sent|written|done|run|built|paid|made|gone)$/.test(head) ? head : cell;
+      });
+      // A row whose action cell is a bare verb and whose result says done: "Wrote notes/today.md".
+      if (out.includes('done') && out.some((c, j) => /^(?:action|step|task|what|operation|change)$/.test(header[j] ?? '') && /^[a-z]+(?:\s|$)/i.test(c))) {
+        const j = out.findIndex((c, k) => /^(?:action|step|task|what|operation|change)$/.test(header[k] ?? ''));
+        const [verb, ...rest] = out[j]!.split(/\s+/);
+        out[j] = [pastOf(verb!, true), ...rest].join(' ');
+        out.splice(out.indexOf('done'), 1);
+      }
+      return [`${out.filter(Boolean).join(' ')}.`];
+    })
+    .join('\n');
+}
+
+/**
+ * Lines that name an object, then say what became of it: "`a.tmp` — deleted" reads "a.tmp deleted";
+ * "src/index.ts: updated the import order" reads "updated the import order src/index.ts".
+ */
+function nameLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const dash = /^([ \t]*(?:[-*+•]|\d+[.)])?[ \t]*)([\w./@#+-]+\.?[\w]*)\s+[\u2014\u2013-]{1,2}\s+([a-z]+(?:\s+[a-z]+)?)\s*[.!]?\s*$/i.exec(line);
+      if (dash) return `${dash[1]}${dash[2]} ${dash[3]}`;
+      const colon = /^([ \t]*(?:[-*+•]|\d+[.)])?[ \t]*)((?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,7}|[\w.+-]+@[\w-]+(?:\.[\w-]+)+):\s+([a-z]+ed\b.*)$/i.exec(line);
+      if (colon) return `${colon[1]}${colon[3]!.replace(/[.!]\s*$/, '')} ${colon[2]}`;
+      // "Refund for ch_55: issued." reads "Refund for ch_55 issued."
+      const status = /^(.{3,80}?):\s+([a-z]+(?:ed|en)|sent|done|paid|run|built|gone|made|put|set)\s*([.!]?)\s*$/i.exec(line);
+      if (status) return `${status[1]} ${status[2]}${status[3]}`;
+      return line;
+    })
+    .join('\n');
+}
+
+const CHECK = /[\u2705\u2714\u2713\u2611]\uFE0F?/u;
+const KIND_VERBS = new Set(Object.values(KIND_WORDS).flatMap((k) => [...k.verbs, ...(k.weakVerbs ?? [])].map((v) => v.split(/\s+/)[0]!)));
+
+/**
+ * A line with a check mark says it was done: "1. Delete old.log ✔" reads "Deleted old.log", "Deletion of
+ * old.log: ✅" reads "Deletion of old.log: done".
+ */
+function checkMarks(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!CHECK.test(line)) return line;
+      const colon = /^(.*\S):\s*[\u2705\u2714\u2713\u2611]\uFE0F?\s*$/u.exec(line);
+      if (colon) return `${colon[1]}: done`;
+      const lead = /^([ \t]*(?:[-*+•]|\d+[.)])?[ \t]*(?:[\u2705\u2714\u2713\u2611]\uFE0F?\s*)?)([A-Za-z]+)(\s.*)$/u.exec(line);
+      // Only a line that starts with its verb ("Delete old.log ✔"), not one that has one ("Report written ✅").
+      if (!lead || /\b(?:[a-z]+ed|written|sent|done|gone|paid|run|built|made)\b/i.test(lead[3]!)) return line;
+      const past = pastOf(lead[2]!);
+      const verb = past !== lead[2] ? past : KIND_VERBS.has(lead[2].toLowerCase()) ? pastOf(lead[2], true) : lead[2];
+      return `${lead[1]}${verb}${lead[3]}`;
     })
     .join('\n');
 }
@@ -69,9 +164,12 @@ function checklists(text: string): string {
 }
 
 /** "delete" → "deleted", "send" → "sent" (the `compromise` lexicon); a word that is no verb stays. */
-function pastOf(word: string): string {
+function pastOf(word: string, regular = false): string {
   const past = (nlp(word).verbs().conjugate()[0] as { PastTense?: string } | undefined)?.PastTense;
-  return past && !/\s/.test(past) ? past : word;
+  if (past && !/\s/.test(past)) return past;
+  // An action cell is a verb even when the lexicon reads an adjective ("clear"): the regular past.
+  if (!regular || /ed$/i.test(word)) return word;
+  return /e$/i.test(word) ? `${word}d` : /[^aeiou]y$/i.test(word) ? `${word.slice(0, -1)}ied` : `${word}ed`;
 }
 
 const BULLET = /^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+(.*)$/;

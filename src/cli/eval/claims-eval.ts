@@ -4,6 +4,8 @@
  * precision, recall and the false-alarm rate per file, per category and in total. Exits 1 when recall < 95 %
  * or false alarms > 5 % (in total).
  *
+ * `--time` prints the milliseconds per answer instead (as the claim-check activity spends them).
+ *
  * A case file may list `tools`: contracts of tools that are not built in (user-defined or MCP), given as
  * name, description, flags and argument names; their claim specs are derived as the worker derives them for
  * a tool that states no `claims`. A case may name its `category`.
@@ -209,9 +211,33 @@ export const FALSE_ALARM_LIMIT = 0.05;
 /** No category should fall below this recall (reported, not part of the exit code). */
 export const CATEGORY_RECALL_FLOOR = 0.85;
 
+/**
+ * Milliseconds per answer, as the claim-check activity spends them: the specs derived anew for each answer
+ * (the worker caches each tool's matchers), after one warm-up pass; the mean of `passes` passes.
+ */
+export function timeClaims(files: readonly string[], passes = 3): { answers: number; msPerAnswer: number[] } {
+  const all = files.flatMap((file) => {
+    const { tools, cases } = loadClaimFile(file);
+    return cases.map((c) => ({ c, tools, receipt: c.receipt.map((e, i) => ({ ...e, callKey: e.callKey ?? `c${i + 1}` })) }));
+  });
+  const pass = () => {
+    const start = performance.now();
+    for (const x of all) checkClaims(x.c.answer, x.receipt, specsForFile(x.tools));
+    return (performance.now() - start) / Math.max(1, all.length);
+  };
+  pass();
+  return { answers: all.length, msPerAnswer: Array.from({ length: passes }, pass) };
+}
+
 if (import.meta.main) {
-  const targets = process.argv.slice(2);
+  const timing = process.argv.includes('--time');
+  const targets = process.argv.slice(2).filter((a) => a !== '--time');
   const files = caseFiles(targets.length ? targets.map((t) => path.resolve(t)) : [path.join(PROJECT_ROOT, 'eval', 'claims')]);
+  if (timing) {
+    const { answers, msPerAnswer } = timeClaims(files);
+    console.log(`${answers} answers: ${msPerAnswer.map((ms) => ms.toFixed(2)).join(' / ')} ms per answer (specs derived per answer, after a warm-up pass)`);
+    process.exit(0);
+  }
   const results = scoreFiles(files);
   console.log(renderClaimsReport(results));
   const total = figures(results);
