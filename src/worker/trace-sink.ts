@@ -17,7 +17,7 @@
  * sends the activation's completion, the execution does not close before its trace is durable. During a
  * store outage the closing task waits (Temporal times it out and another worker may replay it, writing the
  * same lines); the wait ends when the store is back, 10 s after the worker starts shutting down, or after
- * `closingWaitMs`.
+ * `closingWaitMs`. A run failed for the outage itself (`store_unavailable`) does not wait.
  *
  * Lines are written in order per run, one run's queue independent of the others': many workflows' sinks
  * call `write` concurrently, and one run's task does not wait behind another run's store writes.
@@ -31,10 +31,18 @@ import type { TraceLine, TraceSinks } from '../wire/trace-events.ts';
 const RETRY_EVERY_MS = 1000;
 /** How long an execution's closing task waits for the store before it closes without its last lines. */
 const CLOSING_WAIT_MS = 10 * 60_000;
-/** The lines after which an execution is closed, and never replayed again. */
 /** How long a closing task still waits once the worker is shutting down (a shutdown must not hang on an outage). */
 const CLOSING_WAIT_WHEN_STOPPING_MS = 10_000;
-const CLOSING_LINES: ReadonlySet<TraceLine['type']> = new Set(['run_stopped', 'continued_as_new']);
+
+/**
+ * Whether `line` closes its execution (it is never replayed again) and the close waits for the store. A run
+ * that stopped *because* the store stayed down longer than it allows (`limits.maxStoreOutageMs`) closes at
+ * once: it has waited all it may, and its lines stay queued here until the store is back.
+ */
+function closesWaitingForStore(line: TraceLine): boolean {
+  if (line.type === 'continued_as_new') return true;
+  return line.type === 'run_stopped' && line.reason !== 'store_unavailable';
+}
 
 /** One run's lines not yet fully written, and its flushes (one at a time, in order). */
 interface RunQueue {
@@ -79,7 +87,7 @@ export class TraceSink {
     }
     queue.pending.push(task ? { line, task } : { line });
     const flushed = this.flush(line.runId, queue);
-    return CLOSING_LINES.has(line.type) ? this.allStored(line.runId, queue) : flushed;
+    return closesWaitingForStore(line) ? this.allStored(line.runId, queue) : flushed;
   }
 
   /** `stopping` tells whether the worker is shutting down: a closing task then waits at most 10 s more. */

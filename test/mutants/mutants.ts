@@ -241,7 +241,7 @@ export const MUTANTS: Mutant[] = [
     id: 'closing-trace-not-awaited',
     invariant: "an execution does not close before its trace lines are stored (a worker killed in a store outage cannot take a closed run's last lines with it)",
     file: 'src/worker/trace-sink.ts',
-    edits: [{ find: 'return CLOSING_LINES.has(line.type) ? this.allStored(line.runId, queue) : flushed;', replace: 'return flushed;' }],
+    edits: [{ find: 'return closesWaitingForStore(line) ? this.allStored(line.runId, queue) : flushed;', replace: 'return flushed;' }],
     tests: [{ file: 'trace-sink.test.ts', name: "an execution's closing line returns only once" }],
     ci: true,
   },
