@@ -37,7 +37,7 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       let match = byMeans(clause.text, found, matches, specs, spans);
       if (!match) continue;
       // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
-      if (match.weak && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
+      if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       let spec = specs[match.tool]!;
       let objects = claimedObjects(clause.text, match, matches, spec, receipt);
@@ -50,9 +50,11 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
         objects = edit.objects;
       }
       if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
-      if (match.weak && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
+      if (match.weak && !match.borrowed && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
       // "The old backups are being removed now": a call under way backs it as a done one would.
-      const backing = progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt;
+      const backing = (progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt).map((e) =>
+        repeatsDone(e, receipt) ? { ...e, outcome: 'done' as const } : e,
+      );
       const done = backing.filter((e) => e.tool === match.tool && e.outcome === 'done');
       const add = (object: string | undefined) => {
         const key = `${match.tool}\u0000${object ? normalize(object) : ''}`;
@@ -76,7 +78,7 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       };
       if (spec.kind === 'run') {
         const entries = backing.filter((e) => e.tool === match.tool);
-        const region = match.weak && match.form === 'phrase' ? clause.text : claimRegion(clause.text, match, matches);
+        const region = match.weak && !match.borrowed && match.form === 'phrase' ? clause.text : claimRegion(clause.text, match, matches);
         for (const verdict of commandVerdicts(region, spans, entries, spec.objectArg, match.text, match.tool)) {
           // A claim that names no call: some done call that does it, and as many as a quantity says.
           if (!verdict.backed || (verdict.named === false && claimsMoreThanDone(clause.text, entries))) add(verdict.object);
@@ -94,6 +96,17 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   }
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
   return warnings.filter((w) => w.object || !warnings.some((o) => o.tool === w.tool && o.object));
+}
+
+/**
+ * A deduplicated call was answered from an identical earlier one: its effect is that call's. It backs a
+ * claim like a done call unless the call it repeats ("same as k7") is in the receipt and was not done.
+ */
+export function repeatsDone(entry: ReceiptEntry, receipt: Receipt): boolean {
+  if (entry.outcome !== 'deduplicated') return false;
+  const original = /\bsame as (\S+)/.exec(entry.detail ?? '')?.[1];
+  const earlier = original ? receipt.find((e) => e.callKey === original) : undefined;
+  return !earlier || earlier.outcome === 'done';
 }
 
 /** Whether two object names denote the same thing, as the check compares them (loosely). */
@@ -298,7 +311,7 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   const named = (m: VerbMatch) => {
     const spec = specs[m.tool]!;
     // An outcome ("the branch is up to date") may name its command anywhere in the clause ("After a `git pull`, …").
-    if (spec.kind === 'run') return commandEvidence(m.weak && m.form === 'phrase' ? text : region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
+    if (spec.kind === 'run') return commandEvidence(m.weak && !m.borrowed && m.form === 'phrase' ? text : region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
     const { objects } = objectsIn(region(m), spec, m.tool, receipt);
     if (!objects.length) return 0;
     const held = (o: string) => receipt.some((e) => e.tool === m.tool && spec.objectArg && e.args[spec.objectArg] !== undefined && e.args[spec.objectArg] !== REDACTED && objectMatches(e.args[spec.objectArg], o, kindOf(spec)));
@@ -333,7 +346,12 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     // running ("Sam texted" for an SMS tool as well as for send_message).
     const all = matches.slice(i, j);
     const strong = all.some((m) => !m.weak);
-    const group = all.filter((m) => !m.weak || named(m) + nouns(m, false) > 0 || (strong && nouns(m) > 0));
+    // Beside it too, a weak one of the same kind whose tool the run called: two tools share a kind ("are
+    // gone" after a bucket purge), and the one the receipt holds is the likelier referent.
+    const kinds = new Set(all.filter((m) => !m.weak).map((m) => specs[m.tool]!.kind));
+    const called = (m: VerbMatch) => receipt.some((e) => e.tool === m.tool);
+    // (A phrase's own words may name the tool: "is on your calendar", "is now assigned to".)
+    const group = all.filter((m) => !m.weak || named(m) + nouns(m, m.form === 'phrase') > 0 || (strong && (nouns(m) > 0 || (called(m) && kinds.has(specs[m.tool]!.kind)))));
     i = j;
     if (group.length <= 1) {
       kept.push(...group);

@@ -1,0 +1,34 @@
+/** The claim check's round-3 mechanisms (issue 41): fewer false alarms on wording nobody tuned it to. Pure, no Temporal server. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkClaims } from '../src/claims/check-claims.ts';
+import { claimSpecsOf, type ClaimSpecs } from '../src/claims/claim-specs.ts';
+import { wordsOf } from '../src/claims/claim-verbs.ts';
+import { toolContracts } from '../src/tools/contracts.ts';
+import type { Receipt, ReceiptEntry } from '../src/wire/receipt.ts';
+
+const entry = (tool: string, args: Record<string, string>, outcome: ReceiptEntry['outcome']): ReceiptEntry => ({ callKey: `k-${tool}-${Object.values(args).join('-')}`, tool, args, outcome });
+const specsWith = (...tools: { name: string; description: string; params: string[] }[]): ClaimSpecs => claimSpecsOf([...toolContracts, ...tools]);
+const flagged = (answer: string, receipt: Receipt, specs: ClaimSpecs) => checkClaims(answer, receipt, specs).map((w) => (w.object ? `${w.tool} ${w.object}` : w.tool));
+
+const invoice = { name: 'issue_invoice', description: 'Create and email an invoice to a customer.', params: ['customerId', 'amount'] };
+const transition = { name: 'jira__transition_issue', description: 'Move a Jira issue to another status.', params: ['issueKey', 'status'] };
+const purge = { name: 'purge_bucket_objects', description: 'Permanently delete every object under a prefix in a storage bucket.', params: ['prefix'] };
+const refund = { name: 'refund_order', description: 'Refund an order.', params: ['orderId'] };
+
+test("a derived spec's borrowed state phrases need evidence of the tool; its own verb's phrases do not", () => {
+  const words = wordsOf(claimSpecsOf([invoice]).issue_invoice!);
+  assert.ok(words.borrowedPhrases.includes('now exists') && !words.phrases.includes('now exists'));
+  const specs = specsWith(invoice, transition, refund);
+  const jira = [entry('jira__transition_issue', { issueKey: 'PROJ-1' }, 'done'), entry('jira__transition_issue', { issueKey: 'PROJ-2' }, 'done')];
+  assert.deepEqual(flagged('PROJ-1 and PROJ-2 are now In Review.', jira, specs), [], 'a status of tickets is no invoice');
+  assert.deepEqual(flagged('The last_login column now exists on users.', [], specs), [], 'a state of the world');
+  assert.deepEqual(flagged('ORD-9 was refunded.', [entry('refund_order', { orderId: 'ORD-9' }, 'failed')], specs), ['refund_order ORD-9'], "the tool's own verb");
+});
+
+test('a weak match of the tool the run called competes with a strong one of the same kind', () => {
+  const specs = specsWith(purge);
+  const receipt = [entry('purge_bucket_objects', { prefix: 'tmp-uploads/' }, 'done')];
+  assert.deepEqual(flagged('12,400 stale partial uploads are gone.', receipt, specs), [], 'the purge the receipt holds, not a file deletion');
+  assert.deepEqual(flagged('12,400 stale partial uploads are gone.', [], specs), ['delete_file'], 'no call of the purge tool: the built-in kind');
+});
