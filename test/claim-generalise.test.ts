@@ -32,3 +32,19 @@ test('a weak match of the tool the run called competes with a strong one of the 
   assert.deepEqual(flagged('12,400 stale partial uploads are gone.', receipt, specs), [], 'the purge the receipt holds, not a file deletion');
   assert.deepEqual(flagged('12,400 stale partial uploads are gone.', [], specs), ['delete_file'], 'no call of the purge tool: the built-in kind');
 });
+
+test('a label whose value is nothing, the answer itself as the message, an attribution before a parenthesis claim nothing', () => {
+  const specs = specsWith();
+  assert.deepEqual(flagged('**Deleted:** nothing — the request was denied by policy.', [entry('delete_file', { path: 'a.db' }, 'denied')], specs), []);
+  assert.deepEqual(flagged('Deleted: a.db', [entry('delete_file', { path: 'a.db' }, 'denied')], specs), ['delete_file a.db'], 'a label over a name claims it');
+  assert.deepEqual(flagged("I'm sending it to you here rather than by email since it's short.", [], specs), []);
+  assert.deepEqual(flagged("I'm sending it to bob@example.com now.", [], specs), ['send_message bob@example.com'], 'a send to someone else');
+  assert.deepEqual(flagged('The deploy went out last week per the changelog (v3.2.0, Tuesday).', [], specs), []);
+});
+
+test('an outcome phrase of the command tool with no run in the receipt and no command named is a state of the world', () => {
+  const specs = specsWith();
+  assert.deepEqual(flagged('CI ran the test suite on your PR and it is green.', [], specs), []);
+  assert.deepEqual(flagged('Build is green again.', [], specs), []);
+  assert.deepEqual(flagged('The tests pass now.', [entry('run_command', { command: 'npm test' }, 'failed')], specs), ['run_command npm test'], 'a run the receipt holds');
+});

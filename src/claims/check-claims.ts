@@ -39,6 +39,13 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
       if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
+      // "**Deleted:** nothing", "Sent: none": a label whose value is nothing claims nothing.
+      if (/^\s*\**\s*:\s*\**\s*(?:nothing|none|no one|nobody|n\/a)\b/i.test(clause.text.slice(match.end))) continue;
+      // "I'm sending it to you here", "sending you the summary below": the answer itself is the message.
+      if (specs[match.tool]!.kind === 'send' && /^\s+(?:(?:it|this|them)\s+)?(?:to\s+)?you\b[^.;:]{0,30}?\b(?:here|below|in this (?:message|reply|answer|chat))\b/i.test(clause.text.slice(match.end))) continue;
+      // "Build is green again", "it's green": an outcome told with no run of the command tool in the
+      // receipt and no command named is a state of the world (CI, a colleague's run), not the agent's account.
+      if (match.weak && !match.borrowed && match.form === 'phrase' && specs[match.tool]!.kind === 'run' && !receipt.some((e) => e.tool === match?.tool) && !spans.some(looksLikeCommand)) continue;
       let spec = specs[match.tool]!;
       let objects = claimedObjects(clause.text, match, matches, spec, receipt);
       if (!objects) {
@@ -280,7 +287,8 @@ const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|sh
 
 /** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records.", "…, per the changelog."). */
 function reported(text: string, match: VerbMatch): boolean {
-  if (/,\s*(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?\s*$/i.test(text.slice(match.end))) return true;
+  // (…or without the comma, before a parenthesis: "went out last week per the changelog (v3.2.0, Tuesday).")
+  if (/(?:,\s*|\s(?=according|as per|per the))(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*(?:\([^)]*\))?[.!]?\s*$/i.test(text.slice(match.end))) return true;
   // "…, you said", "…, as the listing says": an attribution closing the clause.
   if (/,\s*(?:as\s+)?(?:you|they|he|she|someone|the\s+\w+(?:\s+\w+)?)\s+(?:said|says|say|mentioned|mention|reported|reports|wrote|claims?|claimed|told me)\b[^,]*$/i.test(text.slice(match.end))) return true;
   // Done elsewhere: on CI, by the pipeline.
