@@ -7,7 +7,7 @@
 import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf } from '../src/claims/claim-specs.ts';
 import { mergeWarnings } from '../src/claims/judge-claims.ts';
-import { withUnknownVerbs } from '../src/claims/wordnet-verbs.ts';
+import { withUnknownVerbs } from '../src/wordnet/wordnet-verbs.ts';
 import type { ToolRegistry } from '../src/tools/registry.ts';
 import type { ClaimCheckInput } from '../src/wire/claim-check.ts';
 import type { ClaimWarning } from '../src/wire/receipt.ts';

