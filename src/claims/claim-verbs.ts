@@ -201,7 +201,9 @@ export function findVerbs(text: string, matchers: readonly Matcher[]): VerbMatch
   const kept: VerbMatch[] = [];
   for (const f of found) {
     const last = kept[kept.length - 1];
-    if (last && f.start < last.end && !(f.start === last.start && f.end === last.end)) continue;
+    // (Another tool's shorter verb at the same start stays: "Shared the deck with" for send_message and
+    // "Shared" for gdrive__share_file, "written to" and "written"; the check chooses between them.)
+    if (last && f.start < last.end && !(f.start === last.start && (f.end === last.end || !kept.some((k) => k.start === f.start && k.tool === f.tool)))) continue;
     if (kept.some((k) => k.start === f.start && k.end === f.end && k.tool === f.tool)) continue;
     kept.push(f);
   }
