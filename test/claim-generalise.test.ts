@@ -83,7 +83,7 @@ test('the workflow bundle cannot reach WordNet or the file system through the cl
 });
 
 test("another tool's shorter verb at the same start competes: the tool whose object is named wins", () => {
-  const share = { name: 'gdrive__share_file', description: 'Share a Google Drive file with a person.', params: ['fileId', 'email', 'role'] };
+  const share = { name: 'gdrive__share_file', description: 'Share a Google Drive file with a person as viewer or editor.', params: ['fileId', 'email', 'role'] };
   const specs = specsWith(share);
   assert.deepEqual(flagged('Shared the Q3 deck with jordan@client.com (viewer).', [entry('gdrive__share_file', { fileId: '1AbC', email: 'jordan@client.com' }, 'done')], specs), [], 'not a send_message');
   const written = [entry('write_file', { path: 'meeting.md' }, 'done')];
