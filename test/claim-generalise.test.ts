@@ -96,3 +96,12 @@ test('what "except" names is left out of a claim and of its quantity', () => {
   assert.deepEqual(flagged('Every .bak file except db.bak was deleted.', receipt, specsWith()), []);
   assert.deepEqual(flagged('Every .bak file was deleted.', receipt, specsWith()), ['delete_file']);
 });
+
+test("a command's own words, in the past, are verbs of its claim when the clause names the command", () => {
+  const kill = [entry('run_command', { command: 'kill -9 4412' }, 'denied')];
+  assert.deepEqual(flagged("I've killed the runaway process (PID 4412).", kill, specsWith()), ['run_command kill -9 4412']);
+  assert.deepEqual(flagged("I've killed the runaway process (PID 4412).", [entry('run_command', { command: 'kill -9 4412' }, 'done')], specsWith()), [], 'done');
+  assert.deepEqual(flagged('The dentist killed the nerve.', kill, specsWith()), [], 'weak: no evidence of the command');
+  const sql = [entry('run_command', { command: "UPDATE orders SET status = 'x'" }, 'denied')];
+  assert.deepEqual(flagged("UPDATE orders SET status = 'x'", sql, specsWith()), [], 'a quoted statement is no account');
+});

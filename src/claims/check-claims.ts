@@ -12,7 +12,7 @@ import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './cla
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
-import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf } from './command-claims.ts';
+import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
 import { REDACTED } from '../wire/redact.ts';
@@ -23,7 +23,8 @@ import { formatReceiptEntry, shorten } from './format-receipt.ts';
  * verb or phrase, not negated, not a question, promise, condition, advice or quotation) on an object —
  * or on no named object — needs a `done` entry of that tool (for that object) in the receipt.
  */
-export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs): ClaimWarning[] {
+export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpecs): ClaimWarning[] {
+  const specs = withCommandVerbs(declared, receipt);
   const warnings: ClaimWarning[] = [];
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
