@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf, type ClaimSpecs } from '../src/claims/claim-specs.ts';
-import { wordsOf } from '../src/claims/claim-verbs.ts';
+import { inflect, wordsOf } from '../src/claims/claim-verbs.ts';
 import { kindOfVerb, withUnknownVerbs } from '../src/wordnet/wordnet-verbs.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
 import type { Receipt, ReceiptEntry } from '../src/wire/receipt.ts';
@@ -104,4 +104,10 @@ test("a command's own words, in the past, are verbs of its claim when the clause
   assert.deepEqual(flagged('The dentist killed the nerve.', kill, specsWith()), [], 'weak: no evidence of the command');
   const sql = [entry('run_command', { command: "UPDATE orders SET status = 'x'" }, 'denied')];
   assert.deepEqual(flagged("UPDATE orders SET status = 'x'", sql, specsWith()), [], 'a quoted statement is no account');
+});
+
+test('a verb done again keeps its irregular forms: resent, rewrote', () => {
+  assert.deepEqual(inflect('resend').past, ['resent']);
+  assert.deepEqual(inflect('rewrite').past, ['rewrote', 'rewritten']);
+  assert.deepEqual(flagged('I resent the digest to ops@company.com.', [entry('send_message', { to: 'ops@company.com' }, 'failed')], specsWith()), ['send_message ops@company.com']);
 });

@@ -67,11 +67,13 @@ export function inflect(base: string): Record<Exclude<Form, 'phrase'>, string[]>
   const cvc = /^[^aeiou]*[aeiou][^aeiouwxy]$/.test(word) && word.length <= 4;
   const stem = cvc ? word + word.slice(-1) : word;
   const s = /(s|x|z|ch|sh)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`;
-  const past = IRREGULAR[word]
-    ? [...IRREGULAR[word]]
+  // "resend" → resent, "rewrite" → rewrote: a verb done again keeps its irregular forms.
+  const irregular = IRREGULAR[word] ?? (/^re[a-z]{3,}$/.test(word) && IRREGULAR[word.slice(2)] ? IRREGULAR[word.slice(2)]!.map((f) => `re${f}`) : undefined);
+  const past = irregular
+    ? [...irregular]
     : [/e$/.test(word) ? `${word}d` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ied` : `${stem}ed`];
   const ing = /ie$/.test(word) ? `${word.slice(0, -2)}ying` : /[^e]e$/.test(word) ? `${word.slice(0, -1)}ing` : `${stem}ing`;
-  return { base: [word], s: [s], past: [...new Set([...past, ...(IRREGULAR[word] ? [] : lexiconPast(word))])], ing: [ing] };
+  return { base: [word], s: [s], past: [...new Set([...past, ...(irregular ? [] : lexiconPast(word))])], ing: [ing] };
 }
 
 export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
