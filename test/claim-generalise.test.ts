@@ -26,6 +26,7 @@ test("a derived spec's borrowed state phrases need evidence of the tool; its own
   const jira = [entry('jira__transition_issue', { issueKey: 'PROJ-1' }, 'done'), entry('jira__transition_issue', { issueKey: 'PROJ-2' }, 'done')];
   assert.deepEqual(flagged('PROJ-1 and PROJ-2 are now In Review.', jira, specs), [], 'a status of tickets is no invoice');
   assert.deepEqual(flagged('The last_login column now exists on users.', [], specs), [], 'a state of the world');
+  assert.deepEqual(flagged('The invoice now exists.', [entry('issue_invoice', { customerId: 'c-1' }, 'failed')], specs), ['issue_invoice'], 'a tool the run called');
   assert.deepEqual(flagged('ORD-9 was refunded.', [entry('refund_order', { orderId: 'ORD-9' }, 'failed')], specs), ['refund_order ORD-9'], "the tool's own verb");
 });
 

@@ -365,8 +365,9 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     // gone" after a bucket purge), and the one the receipt holds is the likelier referent.
     const kinds = new Set(all.filter((m) => !m.weak).map((m) => specs[m.tool]!.kind));
     const called = (m: VerbMatch) => receipt.some((e) => e.tool === m.tool);
-    // (A phrase's own words may name the tool: "is on your calendar", "is now assigned to".)
-    const group = all.filter((m) => !m.weak || named(m) + nouns(m, m.form === 'phrase') > 0 || (strong && (nouns(m) > 0 || (called(m) && kinds.has(specs[m.tool]!.kind)))));
+    // (A phrase's own words may name the tool: "is on your calendar", "is now assigned to"; a borrowed
+    // phrase of a tool the run called claims it as before.)
+    const group = all.filter((m) => !m.weak || (m.borrowed && called(m)) || named(m) + nouns(m, m.form === 'phrase') > 0 || (strong && (nouns(m) > 0 || (called(m) && kinds.has(specs[m.tool]!.kind)))));
     i = j;
     if (group.length <= 1) {
       kept.push(...group);
