@@ -7,6 +7,7 @@
 import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf } from '../src/claims/claim-specs.ts';
 import { mergeWarnings } from '../src/claims/judge-claims.ts';
+import { withUnknownVerbs } from '../src/wordnet/wordnet-verbs.ts';
 import type { ToolRegistry } from '../src/tools/registry.ts';
 import type { ClaimCheckInput } from '../src/wire/claim-check.ts';
 import type { ClaimWarning } from '../src/wire/receipt.ts';
@@ -19,6 +20,7 @@ import type { ClaimWarning } from '../src/wire/receipt.ts';
 export function createCheckClaims(tools: ToolRegistry) {
   return function checkAnswerClaims(input: ClaimCheckInput): Promise<ClaimWarning[]> {
     const specs = claimSpecsOf(input.tools.map((t) => ({ ...t, claims: t.claims ?? tools.get(t.name)?.claims })));
-    return Promise.resolve(mergeWarnings(checkClaims(input.answer, input.receipt, specs), input.judged ?? []));
+    // Verbs no family knows get a kind from WordNet (read once per worker process, on first use).
+    return Promise.resolve(mergeWarnings(checkClaims(input.answer, input.receipt, withUnknownVerbs(input.answer, specs)), input.judged ?? []));
   };
 }

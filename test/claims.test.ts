@@ -131,10 +131,14 @@ test('recipients match by address or local part; a redacted recipient cannot con
   assert.deepEqual(flagged('Email sent to bob@example.com.', [to('[redacted]', 'done')]), []);
 });
 
-test('a failed, denied, deduplicated, interrupted or not-run call does not back a claim', () => {
-  for (const outcome of ['failed', 'denied', 'deduplicated', 'not_run', 'interrupted', 'pending'] as const) {
+test('a failed, denied, interrupted or not-run call does not back a claim; a deduplicated one has the fate of the call it repeats', () => {
+  for (const outcome of ['failed', 'denied', 'not_run', 'interrupted', 'pending'] as const) {
     assert.deepEqual(flagged('Deleted access.log.', [entry('delete_file', { path: 'access.log' }, outcome)]), ['delete_file access.log'], outcome);
   }
+  const repeat = (original: ReceiptEntry): ReceiptEntry => ({ ...entry('delete_file', { path: 'access.log' }, 'deduplicated', `same as ${original.callKey}`), callKey: 'k-repeat' });
+  assert.deepEqual(flagged('Deleted access.log.', [entry('delete_file', { path: 'access.log' }, 'deduplicated')]), [], 'answered from an earlier call');
+  assert.deepEqual(flagged('Deleted access.log.', [doneDelete(), repeat(doneDelete())]), []);
+  assert.deepEqual(flagged('Deleted access.log.', [rejectedDelete(), repeat(rejectedDelete())]), ['delete_file access.log'], 'repeats a rejected call');
 });
 
 test('spec features: exceptions, containers, word gaps', () => {

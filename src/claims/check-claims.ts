@@ -12,7 +12,7 @@ import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './cla
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
-import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf } from './command-claims.ts';
+import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
 import { REDACTED } from '../wire/redact.ts';
@@ -23,7 +23,8 @@ import { formatReceiptEntry, shorten } from './format-receipt.ts';
  * verb or phrase, not negated, not a question, promise, condition, advice or quotation) on an object —
  * or on no named object — needs a `done` entry of that tool (for that object) in the receipt.
  */
-export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs): ClaimWarning[] {
+export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpecs): ClaimWarning[] {
+  const specs = withCommandVerbs(declared, receipt);
   const warnings: ClaimWarning[] = [];
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
@@ -37,8 +38,15 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       let match = byMeans(clause.text, found, matches, specs, spans);
       if (!match) continue;
       // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
-      if (match.weak && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
+      if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
+      // "**Deleted:** nothing", "Sent: none": a label whose value is nothing claims nothing.
+      if (/^\s*\**\s*:\s*\**\s*(?:nothing|none|no one|nobody|n\/a)\b/i.test(clause.text.slice(match.end))) continue;
+      // "I'm sending it to you here", "sending you the summary below": the answer itself is the message.
+      if (specs[match.tool]!.kind === 'send' && /^\s+(?:(?:it|this|them)\s+)?(?:to\s+)?you\b[^.;:]{0,30}?\b(?:here|below|in this (?:message|reply|answer|chat))\b/i.test(clause.text.slice(match.end))) continue;
+      // "Build is green again", "it's green": an outcome told with no run of the command tool in the
+      // receipt and no command named is a state of the world (CI, a colleague's run), not the agent's account.
+      if (match.weak && !match.borrowed && match.form === 'phrase' && specs[match.tool]!.kind === 'run' && !receipt.some((e) => e.tool === match?.tool) && !spans.some(looksLikeCommand)) continue;
       let spec = specs[match.tool]!;
       let objects = claimedObjects(clause.text, match, matches, spec, receipt);
       if (!objects) {
@@ -50,9 +58,11 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
         objects = edit.objects;
       }
       if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
-      if (match.weak && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
+      if (match.weak && !match.borrowed && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
       // "The old backups are being removed now": a call under way backs it as a done one would.
-      const backing = progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt;
+      const backing = (progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt).map((e) =>
+        repeatsDone(e, receipt) ? { ...e, outcome: 'done' as const } : e,
+      );
       const done = backing.filter((e) => e.tool === match.tool && e.outcome === 'done');
       const add = (object: string | undefined) => {
         const key = `${match.tool}\u0000${object ? normalize(object) : ''}`;
@@ -76,7 +86,7 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
       };
       if (spec.kind === 'run') {
         const entries = backing.filter((e) => e.tool === match.tool);
-        const region = match.weak && match.form === 'phrase' ? clause.text : claimRegion(clause.text, match, matches);
+        const region = match.weak && !match.borrowed && match.form === 'phrase' ? clause.text : claimRegion(clause.text, match, matches);
         for (const verdict of commandVerdicts(region, spans, entries, spec.objectArg, match.text, match.tool)) {
           // A claim that names no call: some done call that does it, and as many as a quantity says.
           if (!verdict.backed || (verdict.named === false && claimsMoreThanDone(clause.text, entries))) add(verdict.object);
@@ -94,6 +104,17 @@ export function checkClaims(answer: string, receipt: Receipt, specs: ClaimSpecs)
   }
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
   return warnings.filter((w) => w.object || !warnings.some((o) => o.tool === w.tool && o.object));
+}
+
+/**
+ * A deduplicated call was answered from an identical earlier one: its effect is that call's. It backs a
+ * claim like a done call unless the call it repeats ("same as k7") is in the receipt and was not done.
+ */
+export function repeatsDone(entry: ReceiptEntry, receipt: Receipt): boolean {
+  if (entry.outcome !== 'deduplicated') return false;
+  const original = /\bsame as (\S+)/.exec(entry.detail ?? '')?.[1];
+  const earlier = original ? receipt.find((e) => e.callKey === original) : undefined;
+  return !earlier || earlier.outcome === 'done';
 }
 
 /** Whether two object names denote the same thing, as the check compares them (loosely). */
@@ -233,7 +254,8 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const own = /^\s*(?:my|our)\s+([a-z]+)/i.exec(after)?.[1]?.toLowerCase();
   if (!passive && match.form !== 'phrase' && own && !(spec.nouns ?? []).some((n) => sameStem(own, n.toLowerCase()))) return null;
   if (!spec.objectArg) return [];
-  const first = objectsIn(passive ? before : after, spec, match.tool, receipt);
+  // "Every .bak file except db.bak was deleted": what follows "except" is left out of the claim.
+  const first = objectsIn(withoutExceptions(passive ? before : after), spec, match.tool, receipt);
   // "…alice@… notified, bob@… was too", "…, and so was bob@…": the same claim of more objects.
   const also = /,\s*(?:and\s+)?(?:so\s+(?:was|were|did|has|had)\s+)?([^,;]{1,80}?)\s*(?:(?:was|were|did|has|had)\s+)?too\b|,\s*(?:and\s+)?so\s+(?:was|were|did|has|had)\s+([^,;]{1,80})/i.exec(text.slice(match.end));
   const more = also ? objectsIn(also[1] ?? also[2] ?? '', spec, match.tool, receipt).objects : [];
@@ -241,6 +263,11 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const second = objectsIn(passive ? after : before, spec, match.tool, receipt);
   if (second.objects.length) return second.objects;
   return first.containers + second.containers ? null : [];
+}
+
+/** The words of a region without the names it excepts ("except db.bak", "other than a.log and b.log"). */
+function withoutExceptions(region: string): string {
+  return region.replace(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+[^,;]*/gi, ' ');
 }
 
 /**
@@ -267,7 +294,8 @@ const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|sh
 
 /** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records.", "…, per the changelog."). */
 function reported(text: string, match: VerbMatch): boolean {
-  if (/,\s*(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?\s*$/i.test(text.slice(match.end))) return true;
+  // (…or without the comma, before a parenthesis: "went out last week per the changelog (v3.2.0, Tuesday).")
+  if (/(?:,\s*|\s(?=according|as per|per the))(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*(?:\([^)]*\))?[.!]?\s*$/i.test(text.slice(match.end))) return true;
   // "…, you said", "…, as the listing says": an attribution closing the clause.
   if (/,\s*(?:as\s+)?(?:you|they|he|she|someone|the\s+\w+(?:\s+\w+)?)\s+(?:said|says|say|mentioned|mention|reported|reports|wrote|claims?|claimed|told me)\b[^,]*$/i.test(text.slice(match.end))) return true;
   // Done elsewhere: on CI, by the pipeline.
@@ -298,7 +326,7 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   const named = (m: VerbMatch) => {
     const spec = specs[m.tool]!;
     // An outcome ("the branch is up to date") may name its command anywhere in the clause ("After a `git pull`, …").
-    if (spec.kind === 'run') return commandEvidence(m.weak && m.form === 'phrase' ? text : region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
+    if (spec.kind === 'run') return commandEvidence(m.weak && !m.borrowed && m.form === 'phrase' ? text : region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
     const { objects } = objectsIn(region(m), spec, m.tool, receipt);
     if (!objects.length) return 0;
     const held = (o: string) => receipt.some((e) => e.tool === m.tool && spec.objectArg && e.args[spec.objectArg] !== undefined && e.args[spec.objectArg] !== REDACTED && objectMatches(e.args[spec.objectArg], o, kindOf(spec)));
@@ -326,14 +354,20 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;
-    while (j < matches.length && matches[j]!.start === matches[i]!.start && matches[j]!.end === matches[i]!.end) j++;
+    while (j < matches.length && matches[j]!.start === matches[i]!.start) j++;
     // A weak verb needs evidence besides itself ("reacted quickly" is no `add_reaction`); the verb's own
     // word still tells tools of one kind apart ("emailing" for an email tool).
     // Beside a verb that claims outright, a weak one whose own word is a noun of its tool stays in the
     // running ("Sam texted" for an SMS tool as well as for send_message).
     const all = matches.slice(i, j);
     const strong = all.some((m) => !m.weak);
-    const group = all.filter((m) => !m.weak || named(m) + nouns(m, false) > 0 || (strong && nouns(m) > 0));
+    // Beside it too, a weak one of the same kind whose tool the run called: two tools share a kind ("are
+    // gone" after a bucket purge), and the one the receipt holds is the likelier referent.
+    const kinds = new Set(all.filter((m) => !m.weak).map((m) => specs[m.tool]!.kind));
+    const called = (m: VerbMatch) => receipt.some((e) => e.tool === m.tool);
+    // (A phrase's own words may name the tool: "is on your calendar", "is now assigned to"; a borrowed
+    // phrase of a tool the run called claims it as before.)
+    const group = all.filter((m) => !m.weak || (m.borrowed && called(m)) || named(m) + nouns(m, m.form === 'phrase') > 0 || (strong && (nouns(m) > 0 || (called(m) && kinds.has(specs[m.tool]!.kind)))));
     i = j;
     if (group.length <= 1) {
       kept.push(...group);
@@ -368,7 +402,9 @@ const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, f
  */
 function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boolean {
   const done = entries.filter((e) => e.outcome === 'done').length;
-  const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated');
+  // "Every .bak file except db.bak": an excepted call's fate is not claimed.
+  const excepted = [...text.matchAll(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+([^,;]*)/gi)].map((m) => m[1]!.toLowerCase()).join(' ');
+  const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated' && !Object.values(e.args).some((v) => [v, v.split('/').pop() ?? v].some((n) => n.length > 1 && excepted.includes(n.toLowerCase()))));
   // "Deleted 4 of 5 files": as many done as the first number says.
   const part = /\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text);
   if (part) return done < (NUMBERS[part[1]!.toLowerCase()] ?? Number(part[1]));

@@ -16,6 +16,8 @@ export interface VerbMatch {
   text: string;
   /** A verb of everyday English that claims this tool's effect only with evidence in the clause. */
   weak?: boolean;
+  /** A state phrase of the tool's kind ("is now in") on a derived spec: weak, and read as any verb of the tool. */
+  borrowed?: boolean;
 }
 
 export interface Matcher {
@@ -24,6 +26,7 @@ export interface Matcher {
   regex: RegExp;
   exception: RegExp | null;
   weak: boolean;
+  borrowed?: boolean;
 }
 
 const IRREGULAR: Readonly<Record<string, readonly string[]>> = {
@@ -64,24 +67,33 @@ export function inflect(base: string): Record<Exclude<Form, 'phrase'>, string[]>
   const cvc = /^[^aeiou]*[aeiou][^aeiouwxy]$/.test(word) && word.length <= 4;
   const stem = cvc ? word + word.slice(-1) : word;
   const s = /(s|x|z|ch|sh)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`;
-  const past = IRREGULAR[word]
-    ? [...IRREGULAR[word]]
+  // "resend" → resent, "rewrite" → rewrote: a verb done again keeps its irregular forms.
+  const irregular = IRREGULAR[word] ?? (/^re[a-z]{3,}$/.test(word) && IRREGULAR[word.slice(2)] ? IRREGULAR[word.slice(2)]!.map((f) => `re${f}`) : undefined);
+  const past = irregular
+    ? [...irregular]
     : [/e$/.test(word) ? `${word}d` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ied` : `${stem}ed`];
   const ing = /ie$/.test(word) ? `${word.slice(0, -2)}ying` : /[^e]e$/.test(word) ? `${word.slice(0, -1)}ing` : `${stem}ing`;
-  return { base: [word], s: [s], past: [...new Set([...past, ...(IRREGULAR[word] ? [] : lexiconPast(word))])], ing: [ing] };
+  return { base: [word], s: [s], past: [...new Set([...past, ...(irregular ? [] : lexiconPast(word))])], ing: [ing] };
 }
 
 export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const phraseSource = (words: readonly string[]) => words.map((w) => (w === '*' ? '(?:[^\\s!?;]+\\s+){0,2}[^\\s!?;]+' : escape(w))).join('\\s+');
 
 /** A spec's words: its own, and its kind's family. */
-export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; weakPhrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
+export function wordsOf(spec: ClaimSpec): { verbs: string[]; weakVerbs: string[]; phrases: string[]; weakPhrases: string[]; borrowedPhrases: string[]; actionNouns: string[]; exceptions: string[]; containers: string[] } {
   const kind = spec.kind ? KIND_WORDS[spec.kind] : undefined;
+  const allPhrases = [...(kind?.phrases ?? []), ...(spec.phrases ?? [])];
+  const own = (spec.verbs ?? []).filter((v) => !/\s/.test(v) && v.length >= 4).map((v) => v.toLowerCase().replace(/e$/, ''));
+  const ownPhrase = (phrase: string) => phrase.toLowerCase().split(/\s+/).some((w) => own.some((v) => w.startsWith(v)));
   return {
     verbs: [...(spec.weakKind ? [] : (kind?.verbs ?? [])), ...(spec.verbs ?? [])],
     weakVerbs: [...(spec.weakKind ? (kind?.verbs ?? []) : []), ...(kind?.weakVerbs ?? []), ...(spec.weakVerbs ?? [])],
-    phrases: [...(kind?.phrases ?? []), ...(spec.phrases ?? [])],
+    // A derived spec's phrases ("is now in", "now exists") are states of the world, not of this tool: with
+    // `weakKind` they too claim it only with evidence of the tool in the clause.
+    // (A phrase with the tool's own verb, "was refunded" for `refund_order`, still claims it outright.)
+    phrases: allPhrases.filter((p) => !spec.weakKind || ownPhrase(p)),
     weakPhrases: [...(kind?.weakPhrases ?? [])],
+    borrowedPhrases: allPhrases.filter((p) => spec.weakKind && !ownPhrase(p)),
     actionNouns: [...(kind?.actionNouns ?? [])],
     exceptions: [...(kind?.exceptions ?? []), ...(spec.exceptions ?? [])],
     containers: [...(spec.containers ?? kind?.containers ?? [])],
@@ -140,6 +152,10 @@ export function compileSpecs(specs: ClaimSpecs): Matcher[] {
         if (alts.length) matchers.push({ tool, form, exception, weak, regex: new RegExp(`(?<![\\w@#.-])(?:${alts.join('|')})(?![\\w@-])`, 'gi') });
       }
     }
+    if (words.borrowedPhrases.length) {
+      const alts = words.borrowedPhrases.map((p) => phraseSource(p.trim().toLowerCase().split(/\s+/))).sort((a, b) => b.length - a.length);
+      matchers.push({ tool, form: 'phrase', exception, weak: true, borrowed: true, regex: new RegExp(`(?<![\\w@#.-])(?:${alts.join('|')})(?![\\w@-])`, 'gi') });
+    }
     if (byTool.size >= MAX_CACHED_TOOLS) byTool.clear();
     byTool.set(key, matchers.slice(start));
   }
@@ -178,7 +194,7 @@ export function findVerbs(text: string, matchers: readonly Matcher[]): VerbMatch
         m.exception.lastIndex = hit.index;
         if (m.exception.test(text)) continue;
       }
-      found.push({ tool: m.tool, form: m.form, start: hit.index, end: hit.index + hit[0].length, text: hit[0], ...(m.weak ? { weak: true } : {}) });
+      found.push({ tool: m.tool, form: m.form, start: hit.index, end: hit.index + hit[0].length, text: hit[0], ...(m.weak ? { weak: true } : {}), ...(m.borrowed ? { borrowed: true } : {}) });
     }
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end || Number(a.weak ?? false) - Number(b.weak ?? false));
@@ -187,7 +203,9 @@ export function findVerbs(text: string, matchers: readonly Matcher[]): VerbMatch
   const kept: VerbMatch[] = [];
   for (const f of found) {
     const last = kept[kept.length - 1];
-    if (last && f.start < last.end && !(f.start === last.start && f.end === last.end)) continue;
+    // (Another tool's shorter verb at the same start stays: "Shared the deck with" for send_message and
+    // "Shared" for gdrive__share_file, "written to" and "written"; the check chooses between them.)
+    if (last && f.start < last.end && !(f.start === last.start && (f.end === last.end || !kept.some((k) => k.start === f.start && k.tool === f.tool)))) continue;
     if (kept.some((k) => k.start === f.start && k.end === f.end && k.tool === f.tool)) continue;
     kept.push(f);
   }

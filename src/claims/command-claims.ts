@@ -5,6 +5,7 @@
  * `pytest -q`; a code span (`make lint`) names its command outright. Pure.
  */
 import type { ReceiptEntry } from '../wire/receipt.ts';
+import { inflect } from './claim-verbs.ts';
 import { REDACTED } from '../wire/redact.ts';
 
 /** What well-known programs and subcommands do, in the words an answer uses for it ("pytest" → test). */
@@ -131,6 +132,8 @@ export function commandScore(region: string, spans: readonly string[], command: 
   const theirs = clauseStems(region);
   let score = 0;
   for (const s of theirs) if (ours.has(s) || (s.length >= 5 && [...ours].some((o) => o.length >= 4 && (s.startsWith(o) || o.startsWith(s))))) score++;
+  // A number of the command named in the clause ("PID 4412" for `kill -9 4412`, "port 8080").
+  for (const n of command.match(/(?<![\w.-])\d{3,}(?![\w.-])/g) ?? []) if (new RegExp(`(?<![\\w.-])${n}(?![\\w-]|\\.\\w)`).test(region)) score++;
   if (score && verb && ours.has(stemOf(verb.split(/\s+/)[0]!))) score++;
   return score;
 }
@@ -213,3 +216,29 @@ export function commandEvidence(region: string, spans: readonly string[], entrie
   const stems = clauseStems(region);
   return [...(spec.nouns ?? []), ...RUN_NOUNS].some((n) => stems.has(stemOf(n))) ? 1 : 0;
 }
+
+/**
+ * A command's own words are verbs of its claim: "killed the runaway process" for `kill -9 4412`, "pruned
+ * the images" for `docker image prune -f`, "tagged the release" for `git tag v2.3.0`. They are added to the
+ * command tool's spec as weak verbs (claims only with evidence of the command in the clause), per receipt.
+ */
+export function withCommandVerbs<S extends { kind?: string; weakVerbs?: readonly string[] }>(specs: Readonly<Record<string, S>>, receipt: readonly ReceiptEntry[]): Readonly<Record<string, S>> {
+  let out: Record<string, S> | undefined;
+  for (const [tool, spec] of Object.entries(specs)) {
+    if (spec.kind !== 'run') continue;
+    const words = new Set<string>();
+    for (const e of receipt) {
+      if (e.tool !== tool) continue;
+      const command = e.args.command ?? Object.values(e.args)[0];
+      if (!command || command === REDACTED) continue;
+      // Their past forms only ("killed", "pruned"): a bare "SET" or "update" in quoted SQL is no account.
+      for (const w of command.toLowerCase().split(/\s+/)) if (/^[a-z]{3,}$/.test(w) && !COMMAND_NOT_VERBS.has(w)) for (const past of inflect(w).past) if (/ed$/.test(past)) words.add(past);
+    }
+    const more = [...words].filter((w) => !(spec.weakVerbs ?? []).includes(w));
+    if (more.length) (out ??= { ...specs })[tool] = { ...spec, weakVerbs: [...(spec.weakVerbs ?? []), ...more] };
+  }
+  return out ?? specs;
+}
+
+/** Words of commands that are programs or fillers, not what a reader says was done. */
+const COMMAND_NOT_VERBS = new Set(['sudo', 'npm', 'npx', 'pnpm', 'yarn', 'node', 'git', 'docker', 'kubectl', 'bash', 'the', 'and', 'all', 'run', 'exec', 'python', 'make', 'env']);

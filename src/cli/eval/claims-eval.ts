@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { checkClaims, sameObject } from '../../claims/check-claims.ts';
 import { claimSpecsOf, type ClaimSpecs } from '../../claims/claim-specs.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
+import { withUnknownVerbs } from '../../wordnet/wordnet-verbs.ts';
 import { table } from '../table.ts';
 import { toolContracts } from '../../tools/contracts.ts';
 import { RECEIPT_OUTCOMES, type ClaimWarning, type Receipt } from '../../wire/receipt.ts';
@@ -92,7 +93,7 @@ export function specsForFile(tools: readonly CaseTool[]): ClaimSpecs {
   return claimSpecsOf([...toolContracts, ...tools.filter((t) => !toolContracts.some((c) => c.name === t.name))]);
 }
 
-/** Every case of the files named, scored with its file's specs. */
+/** Every case of the files named, scored with its file's specs (and, as the worker does, the answer's unknown verbs WordNet maps to a kind). */
 export function scoreFiles(files: readonly string[]): CaseResult[] {
   return files.flatMap((file) => {
     const { tools, cases } = loadClaimFile(file);
@@ -107,7 +108,7 @@ export function scoreFiles(files: readonly string[]): CaseResult[] {
  */
 export function scoreCase(file: string, c: ClaimCase, specs: ClaimSpecs): CaseResult {
   const receipt: Receipt = c.receipt.map((e, i) => ({ ...e, callKey: e.callKey ?? `c${i + 1}` }));
-  const warnings = checkClaims(c.answer, receipt, specs);
+  const warnings = checkClaims(c.answer, receipt, withUnknownVerbs(c.answer, specs));
   const unused = [...warnings];
   const missed: Expected[] = [];
   for (const e of c.expect) {
@@ -222,7 +223,7 @@ export function timeClaims(files: readonly string[], passes = 3): { answers: num
   });
   const pass = () => {
     const start = performance.now();
-    for (const x of all) checkClaims(x.c.answer, x.receipt, specsForFile(x.tools));
+    for (const x of all) checkClaims(x.c.answer, x.receipt, withUnknownVerbs(x.c.answer, specsForFile(x.tools)));
     return (performance.now() - start) / Math.max(1, all.length);
   };
   pass();
