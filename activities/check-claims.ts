@@ -8,6 +8,8 @@ import { checkClaims } from '../src/claims/check-claims.ts';
 import { claimSpecsOf } from '../src/claims/claim-specs.ts';
 import { mergeWarnings } from '../src/claims/judge-claims.ts';
 import { withUnknownVerbs } from '../src/wordnet/wordnet-verbs.ts';
+import { paramsOf } from '../src/claims/claim-specs.ts';
+import { toolContracts } from '../src/tools/contracts.ts';
 import type { ToolRegistry } from '../src/tools/registry.ts';
 import type { ClaimCheckInput } from '../src/wire/claim-check.ts';
 import type { ClaimWarning } from '../src/wire/receipt.ts';
@@ -18,9 +20,25 @@ import type { ClaimWarning } from '../src/wire/receipt.ts';
  * rule check's, unless one of those names the same tool and object.
  */
 export function createCheckClaims(tools: ToolRegistry) {
-  return function checkAnswerClaims(input: ClaimCheckInput): Promise<ClaimWarning[]> {
+  function check(input: ClaimCheckInput): ClaimWarning[] {
     const specs = claimSpecsOf(input.tools.map((t) => ({ ...t, claims: t.claims ?? tools.get(t.name)?.claims })));
     // Verbs no family knows get a kind from WordNet (read once per worker process, on first use).
-    return Promise.resolve(mergeWarnings(checkClaims(input.answer, input.receipt, withUnknownVerbs(input.answer, specs)), input.judged ?? []));
+    return mergeWarnings(checkClaims(input.answer, input.receipt, withUnknownVerbs(input.answer, specs)), input.judged ?? []);
+  }
+  // The first check of a process builds the built-in tools' matchers and reads WordNet (up to seconds on a
+  // busy machine): done once in the background at start, not inside a run's last workflow task, which
+  // would be held that long (and a state read during it would answer from the memo).
+  setImmediate(() => {
+    try {
+      check({ answer: WARM_UP_ANSWER, receipt: [], tools: toolContracts.map((c) => ({ name: c.name, description: c.description, readOnly: c.readOnly, params: paramsOf(c.input), ...(c.claims ? { claims: c.claims } : {}) })) });
+    } catch {
+      // A warm-up that fails leaves the first real check to pay the cost, and to report what fails.
+    }
+  });
+  return function checkAnswerClaims(input: ClaimCheckInput): Promise<ClaimWarning[]> {
+    return Promise.resolve(check(input));
   };
 }
+
+/** Words of every built-in kind, and a verb only WordNet knows, so the warm-up loads all of it. */
+const WARM_UP_ANSWER = 'I deleted old.log, emailed alice@example.com, wrote notes.md, ran `npm test` and vacuumed the cache.';
