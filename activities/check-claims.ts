@@ -5,7 +5,7 @@
  * it from there; a later checker does not change what an old run said).
  */
 import { checkClaims } from '../src/claims/check-claims.ts';
-import { claimSpecsOf } from '../src/claims/claim-specs.ts';
+import { claimSpecsOf } from '../src/claims/default-claim-spec.ts';
 import { mergeWarnings } from '../src/claims/judge-claims.ts';
 import { withUnknownVerbs } from '../src/wordnet/wordnet-verbs.ts';
 import { paramsOf } from '../src/claims/claim-specs.ts';

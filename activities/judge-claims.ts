@@ -4,7 +4,7 @@
  * run, retried as Temporal retries, its result (claims and usage) recorded in history for replays.
  */
 import { CancelledFailure, Context } from '@temporalio/activity';
-import { claimSpecsOf } from '../src/claims/claim-specs.ts';
+import { claimSpecsOf } from '../src/claims/default-claim-spec.ts';
 import { judgedWarnings, judgeSystemPrompt, parseJudgeReply, type JudgedClaim } from '../src/claims/judge-claims.ts';
 import type { ToolRegistry } from '../src/tools/registry.ts';
 import type { ClaimCheckInput } from '../src/wire/claim-check.ts';

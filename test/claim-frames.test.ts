@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkClaims } from '../src/claims/check-claims.ts';
-import { BUILTIN_CLAIM_SPECS, claimSpecsOf, type ClaimSpecs } from '../src/claims/claim-specs.ts';
+import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from '../src/claims/claim-specs.ts';
+import { claimSpecsOf } from '../src/claims/default-claim-spec.ts';
 import { nominalisations } from '../src/claims/claim-verbs.ts';
 import { commandStems, commandVerdicts, stemOf } from '../src/claims/command-claims.ts';
 import { defaultClaimSpec, kindFrom } from '../src/claims/default-claim-spec.ts';

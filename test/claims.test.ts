@@ -6,7 +6,8 @@ import { caseFiles, FALSE_ALARM_LIMIT, figures, RECALL_TARGET, scoreFiles } from
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
 import { checkClaims } from '../src/claims/check-claims.ts';
-import { BUILTIN_CLAIM_SPECS, claimSpecsOf, type ClaimSpecs } from '../src/claims/claim-specs.ts';
+import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from '../src/claims/claim-specs.ts';
+import { claimSpecsOf } from '../src/claims/default-claim-spec.ts';
 import { inflect } from '../src/claims/claim-verbs.ts';
 import { splitClauses } from '../src/claims/clauses.ts';
 import { formatReceipt } from '../src/claims/format-receipt.ts';

@@ -8,7 +8,6 @@
 import * as wf from '@temporalio/workflow';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { contractsByName, toolContracts } from '../src/tools/contracts.ts';
-import { claimSpecsOf } from '../src/claims/claim-specs.ts';
 import { LiveState } from './live-state.ts';
 import type { Changes } from './changes.ts';
 import { FINAL_STATE_MEMO, modelContextQuery, stateQuery, toolProgressSignal, cancelReasonSignal, transcriptQuery } from '../src/wire/messages.ts';
@@ -38,7 +37,8 @@ const CARRIED_VERSION = 1;
 const READABLE_VERSIONS: readonly number[] = [1];
 
 /** Which tools a receipt lists, and the argument naming each one's object. */
-const BUILTIN_RECEIPT_TOOLS = receiptToolsOf(toolContracts, claimSpecsOf(toolContracts));
+// Every built-in tool states its claims, so no spec is derived here (that code and its word lists stay out of the bundle).
+const BUILTIN_RECEIPT_TOOLS = receiptToolsOf(toolContracts, Object.fromEntries(toolContracts.flatMap((c) => (c.claims ? [[c.name, c.claims] as const] : []))));
 
 /** Read-only results carried into a new execution stay under this many characters in all. */
 const CARRIED_RESULTS_MAX_CHARS = 256 * 1024;

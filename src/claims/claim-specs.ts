@@ -1,9 +1,10 @@
 /**
  * How an answer claims a tool's effect (a tool contract's `claims`), and the built-in side-effect tools'
- * claims. Plain data: the contracts import it; the claim check (check-claims.ts) reads it.
+ * claims. Plain data, and nothing that imports more: the contracts and the workflow import it (each run
+ * evaluates the workflow's modules anew); the derivation of a spec for a tool that states none, with its
+ * word lists, is `claimSpecsOf` in default-claim-spec.ts, on the worker's side.
  */
 import type { ClaimKind } from './claim-kinds.ts';
-import { defaultClaimSpec, type ToolFacts } from './default-claim-spec.ts';
 
 /**
  * How an answer claims a tool's effect. Declared on the tool's contract (`claims`); a tool that declares
@@ -51,27 +52,6 @@ export const BUILTIN_CLAIM_SPECS = {
   write_file: { kind: 'write', objectArg: 'path', objectKind: 'path', nouns: ['file', 'note', 'notes', 'draft', 'report', 'summary'] },
   run_command: { kind: 'run', nouns: ['command', 'script', 'shell', 'migration', 'tests', 'build'] },
 } as const satisfies ClaimSpecs;
-
-/** What `claimSpecsOf` reads of a contract: a declared spec, or the facts a default is derived from. */
-export interface ClaimSpecSource extends ToolFacts {
-  claims?: ClaimSpec;
-  /** A contract's arguments schema: its top-level keys are the argument names. */
-  input?: unknown;
-}
-
-/**
- * The claim specs of a tool set: each contract's own `claims`, else the built-in ones for its name, else a
- * default from its name, description and arguments (none for read-only tools).
- */
-export function claimSpecsOf(contracts: readonly ClaimSpecSource[]): ClaimSpecs {
-  const builtin: Readonly<Record<string, ClaimSpec>> = BUILTIN_CLAIM_SPECS;
-  const specs: Record<string, ClaimSpec> = {};
-  for (const c of contracts) {
-    const spec = c.claims ?? builtin[c.name] ?? defaultClaimSpec({ ...c, params: c.params ?? paramsOf(c.input) });
-    if (spec) specs[c.name] = spec;
-  }
-  return specs;
-}
 
 /** The top-level argument names of a zod object schema (`shape`), or none. */
 export function paramsOf(input: unknown): string[] {

@@ -4,7 +4,7 @@
  * tells its claims from another tool's of the same kind) from both. Pure, sandbox-safe.
  */
 import { KIND_CUES, KIND_PRECEDENCE, KIND_WORDS, type ClaimKind } from './claim-kinds.ts';
-import type { ClaimSpec } from './claim-specs.ts';
+import { BUILTIN_CLAIM_SPECS, paramsOf, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
 import { CALL_FATES, NOT_ACTIONS, NOT_DENOMINAL, VERB_FAMILIES } from './verb-families.ts';
 
 /** What a tool's contract tells about it, whoever declared it. */
@@ -106,4 +106,25 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
     ...(objectArg ? { objectArg, objectKind: RECIPIENT_ARGS.test(objectArg) ? 'recipient' : /^(?:path|file|filename|file_path|filepath|key)$/i.test(objectArg) ? 'path' : 'name' } : {}),
     nouns,
   };
+}
+
+/** What `claimSpecsOf` reads of a contract: a declared spec, or the facts a default is derived from. */
+export interface ClaimSpecSource extends ToolFacts {
+  claims?: ClaimSpec;
+  /** A contract's arguments schema: its top-level keys are the argument names. */
+  input?: unknown;
+}
+
+/**
+ * The claim specs of a tool set: each contract's own `claims`, else the built-in ones for its name, else a
+ * default from its name, description and arguments (none for read-only tools).
+ */
+export function claimSpecsOf(contracts: readonly ClaimSpecSource[]): ClaimSpecs {
+  const builtin: Readonly<Record<string, ClaimSpec>> = BUILTIN_CLAIM_SPECS;
+  const specs: Record<string, ClaimSpec> = {};
+  for (const c of contracts) {
+    const spec = c.claims ?? builtin[c.name] ?? defaultClaimSpec({ ...c, params: c.params ?? paramsOf(c.input) });
+    if (spec) specs[c.name] = spec;
+  }
+  return specs;
 }

@@ -4,7 +4,8 @@
  * claim check a live run gets (src/claims/check-claims.ts). Pure.
  */
 import { checkClaims } from '../../claims/check-claims.ts';
-import { claimSpecsOf, type ClaimSpecs } from '../../claims/claim-specs.ts';
+import { type ClaimSpecs } from '../../claims/claim-specs.ts';
+import { claimSpecsOf } from '../../claims/default-claim-spec.ts';
 import { splitClauses } from '../../claims/clauses.ts';
 import { formatReceipt } from '../../claims/format-receipt.ts';
 import { receiptFromEvents, receiptToolsOf, type ReceiptTools } from '../../claims/receipt.ts';
