@@ -178,12 +178,8 @@ test('record → replay of a compacted run is the same: the replay compacts wher
   // A worker whose scripted model may read the recording (and no scenario).
   const taskQueue = `${h.taskQueue}-replay`;
   const worker = await createAgentWorker({
-    connection: h.connection,
+    ...h.workerBase(),
     taskQueue,
-    dataDir: h.dataDir,
-    store: h.store,
-    workspace: h.workspace,
-    workspaceRoots: [h.dataDir],
     scriptedModel: { scenarioDirs: [], recordingDirs: [dir] },
   });
   const running = worker.run();

@@ -40,12 +40,8 @@ before(async () => {
   mkdirSync(recordings, { recursive: true });
   const taskQueue = `${h.taskQueue}-replay`;
   replayWorker = await createAgentWorker({
-    connection: h.connection,
+    ...h.workerBase(),
     taskQueue,
-    dataDir: h.dataDir,
-    store: h.store,
-    workspace: h.workspace,
-    workspaceRoots: [h.dataDir],
     scriptedModel: { scenarioDirs: [], recordingDirs: [recordings, path.join(PROJECT_ROOT, 'eval', 'recorded')] },
   });
   replayRunning = replayWorker.run();

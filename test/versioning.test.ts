@@ -38,12 +38,8 @@ let connection: Connection;
 
 async function startVersionedWorker(buildId: string, workflowInterceptorModules: string[] = []): Promise<void> {
   const worker = await createAgentWorker({
-    connection: h.connection,
+    ...h.workerBase(),
     taskQueue,
-    dataDir: h.dataDir,
-    store: h.store,
-    workspace: h.workspace,
-    workspaceRoots: [h.dataDir],
     scriptedModel: { baseUrl: h.scripted.baseUrl },
     rollingDeploy: true,
     deployment: { name: deploymentName, buildId },

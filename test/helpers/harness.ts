@@ -51,6 +51,8 @@ export interface Harness {
   stopWorker(): Promise<void>;
   /** Starts a new worker on the same task queue. */
   startWorker(): Promise<void>;
+  /** What an extra worker of a test shares with this harness's: its connection, data dir, store and workspace. */
+  workerBase(): Pick<AgentWorkerOptions, 'connection' | 'dataDir' | 'store' | 'workspace' | 'workspaceRoots'>;
   /** Waits until the run's state satisfies `check`. */
   waitForState(runId: string, check: (state: RunState) => boolean, what: string): Promise<RunState>;
   /**
@@ -174,6 +176,7 @@ export async function startHarness(name: string, options: HarnessOptions = {}): 
     temporal,
     connection,
     scripted,
+    workerBase: () => ({ connection, dataDir, store, workspace, workspaceRoots: [dataDir] }),
     get model() {
       if (!model) throw new Error('start the harness with modelProxy: true');
       return model;
