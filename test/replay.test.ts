@@ -119,12 +119,17 @@ test("the v0.7 set holds a team's own tools, an agent, an agent called as a tool
   assert.equal(localActivities(named('agent-as-tool-cancelled')!.history, 'childTotals').length, 1);
 });
 
+/** The ids of the patch markers an execution recorded, in order. */
+function patchIds(history: Fixture['history']): string[] {
+  const markers = history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
+  return markers.map((m) => (payloadJson(m.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]) as { id: string }).id);
+}
+
 test('from v0.6, an execution records one change marker (and one TemporalChangeVersion upsert), not one per change', () => {
   const v6 = fixtures.filter((f) => f.set.startsWith('v0.6-'));
   assert.ok(v6.length > 20);
   for (const { file, history } of v6) {
-    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
-    assert.deepEqual(markers.map((m) => (payloadJson(m.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]) as { id: string }).id), ['changes-to-v0.6'], file);
+    assert.deepEqual(patchIds(history), ['changes-to-v0.6'], file);
     const upserts = history.events!.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TemporalChangeVersion);
     assert.equal(upserts.length, 1, file);
   }
@@ -137,8 +142,7 @@ test('from v0.8, an execution records one change marker again, and upserts its m
   const v8 = fixtures.filter((f) => f.set.startsWith('v0.8-'));
   assert.ok(v8.length > 30);
   for (const { file, history } of v8) {
-    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
-    assert.deepEqual(markers.map((m) => (payloadJson(m.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]) as { id: string }).id), ['changes-to-v0.8'], file);
+    assert.deepEqual(patchIds(history), ['changes-to-v0.8'], file);
   }
   // The plan run (3 turns, a final answer checked by a local activity): the agent's search attributes once per
   // task that changed them, and the live and final memos of its last task in one upsert. v0.7 recorded a
