@@ -4,6 +4,7 @@
  * each at its final (else live) state's cost, else its `AgentCostUsd` search attribute. A local activity
  * at a capped scheduled run's first step (`workflows/schedule-cap.ts`); its answer is in history.
  */
+import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { FINAL_STATE_MEMO, LIVE_STATE_MEMO } from '../src/wire/messages.ts';
 import { AGENT_COST_USD } from '../src/wire/search-attributes.ts';
@@ -13,18 +14,21 @@ export interface ScheduleSpend {
   /** The day, as `YYYY-MM-DD` in the schedule's time zone. */
   day: string;
   spentUsd: number;
-  /** The schedule's other runs that started that day. */
+  /** The schedule's other runs that started that day (executions: one whose id a later run reuses counts too). */
   runs: number;
 }
 
 export function createScheduleSpend(client: Client) {
-  return async function scheduleSpend(scheduleId: string, timeZone: string, thisRunId: string): Promise<ScheduleSpend> {
+  return async function scheduleSpend(scheduleId: string, timeZone: string): Promise<ScheduleSpend> {
     const { day, startsAt } = dayIn(timeZone, new Date());
+    // This execution is left out by its Temporal run id, not its workflow id: the scheduler names a run by its
+    // time to the second, so two triggers in one second give two executions (one closed) the same workflow id.
+    const thisExecution = Context.current().info.workflowExecution?.runId;
     let spentUsd = 0;
     let runs = 0;
     const query = `TemporalScheduledById = "${scheduleId}" AND StartTime >= "${startsAt.toISOString()}"`;
     for await (const info of client.workflow.list({ query })) {
-      if (info.workflowId === thisRunId) continue;
+      if (info.runId === thisExecution) continue;
       const final = info.memo?.[FINAL_STATE_MEMO] as RunState | undefined;
       const live = info.memo?.[LIVE_STATE_MEMO] as LiveRunState | undefined;
       spentUsd += final?.totalCostUsd ?? live?.totalCostUsd ?? info.typedSearchAttributes.get(AGENT_COST_USD) ?? 0;

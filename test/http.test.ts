@@ -108,6 +108,10 @@ describe('runs', () => {
     assert.equal(listed.goal, 'Which log file mentions a timeout?');
     assert.equal(listed.model, 'scripted:plan');
     assert.ok(list.every((r) => r.status === 'completed'));
+    // Its id is spent for good, though it has ended: another run under it would share its trace and effects.
+    const again = await api.call('POST', `/runs?runId=${runId}`, { token: OPERATOR, body: { goal: 'again', model: 'scripted:plan' } });
+    assert.equal(again.status, 409);
+    assert.match(again.body.message, new RegExp(`A run with id "${runId}" already exists`));
   });
 
   test('400 names the field: an empty goal, an unknown field, a bad status filter, a bad Last-Event-ID', async () => {

@@ -13,7 +13,7 @@ import { interrupted, type Stop } from './stop.ts';
 export async function scheduleCapStop(input: ResolvedRunInput, run: LoopState, continued: boolean): Promise<Stop | null> {
   const cap = input.schedule;
   if (!cap || continued) return null;
-  const { day, spentUsd, runs } = await scheduleSpend(cap.id, cap.timeZone, run.runId);
+  const { day, spentUsd, runs } = await scheduleSpend(cap.id, cap.timeZone);
   if (spentUsd < cap.dailyBudgetUsd) return null;
   run.emit({ type: 'schedule_skipped', scheduleId: cap.id, day, spentUsd, dailyBudgetUsd: cap.dailyBudgetUsd, runs });
   return interrupted({ type: 'schedule_budget', scheduleId: cap.id, day, spentUsd, dailyBudgetUsd: cap.dailyBudgetUsd });

@@ -114,7 +114,8 @@ export class AgentClient {
 
   /**
    * Starts a run and returns its id at once; the run goes on without the caller. Throws
-   * InvalidRunInputError (bad input) or WorkspaceRefusedError (a workspace outside the allowed roots).
+   * InvalidRunInputError (bad input), WorkspaceRefusedError (a workspace outside the allowed roots) or
+   * WorkflowExecutionAlreadyStartedError (`runId` names a run that exists or existed: an id is never reused).
    */
   async startRun(input: unknown, options: { runId?: string } = {}): Promise<{ runId: string }> {
     const runInput = parseRunInput(input);
@@ -127,6 +128,8 @@ export class AgentClient {
     const start = (searchable: boolean) =>
       this.temporal.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
         workflowId: runId,
+        // A run id names one run for good: its trace, receipts and effect records are keyed by it.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
         taskQueue: this.taskQueue,
         args: [runInput],
         // Goal, model and limits, readable from a listing (and the Web UI) without asking the workflow.

@@ -5,6 +5,7 @@
  * the budget and limits apply per run. Overlap defaults to skip: no new run while the last one still runs
  * or waits for a person; `trigger` follows the schedule's own overlap policy too.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ScheduleAlreadyRunning,
   ScheduleNotFoundError as TemporalScheduleNotFound,
@@ -136,9 +137,16 @@ export class AgentSchedules {
     return this.describe(id);
   }
 
-  /** Takes the schedule's action now, under its own overlap policy (skipped, by default, while its last run has not ended). */
+  /**
+   * Takes the schedule's action now, under its own overlap policy (skipped, by default, while its last run has
+   * not ended). A trigger within the second of the schedule's last run waits for the next second: Temporal names
+   * a scheduled run by its time to the second, and a second run under the same id would share the first's trace
+   * and effect records.
+   */
   async trigger(id: string): Promise<void> {
     const description = await this.call(id, (h) => h.describe());
+    const last = description.info.recentActions.at(-1)?.scheduledAt.getTime();
+    if (last !== undefined) await sleep(Math.max(0, Math.floor(last / 1000) * 1000 + 1000 - Date.now()));
     await this.call(id, (h) => h.trigger(description.policies.overlap));
   }
 
