@@ -25,6 +25,12 @@ import { LocalCallInterruptions } from './local-call-interruptions.ts';
 import type { Client } from '@temporalio/client';
 import { contextTooLongFailure, overBudget, type ContextBudget } from './context-budget.ts';
 import type { OverBudget } from '../src/wire/context-window.ts';
+import { contractFromDefinition } from '../src/tools/tool-definition.ts';
+import { toolContracts } from '../src/tools/contracts.ts';
+import { claimCheckTool } from '../src/claims/claim-check-tool.ts';
+import type { ClaimCheckTool } from '../src/wire/claim-check.ts';
+import type { ClaimWarning, Receipt } from '../src/wire/receipt.ts';
+import type { ClaimChecker } from './check-claims.ts';
 
 export interface CallModelInput {
   runId: string;
@@ -41,6 +47,11 @@ export interface CallModelInput {
   withOfferDigest?: boolean;
   /** The run's context budget: a request over it is not sent (`OverBudget`, `context-budget.ts`). */
   context?: ContextBudget;
+  /**
+   * The run's receipt: a reply that is a final answer (no tool calls) has its claims checked against it here,
+   * its warnings returned as `ModelReply.claimWarnings`, so the run needs no claim-check step of its own.
+   */
+  claimCheck?: { receipt: Receipt };
 }
 
 export interface CallModelDeps {
@@ -57,9 +68,11 @@ export interface CallModelDeps {
   workerCatalog?: () => readonly ToolDefinition[];
   /** The digest of what the worker offers (its publication in the store). */
   offerDigest?: string;
+  /** The claim check (`check-claims.ts`), for calls that ask for it (`claimCheck`). */
+  checkClaims?: ClaimChecker;
 }
 
-export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool, workerCatalog, offerDigest }: CallModelDeps) {
+export function createCallModel({ endpoints, contracts, transcripts, client, store, mcpTool, workerCatalog, offerDigest, checkClaims }: CallModelDeps) {
   const toolSchemas = new Map<string, ChatCompletionTool>();
   for (const contract of contracts.values()) {
     toolSchemas.set(contract.name, {
@@ -119,7 +132,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       checkReplySize(reply.message);
       // Reasoning items of earlier Responses turns that this chat model was not sent: the run's trace notes it.
       const dropped = route.kind === 'chat' ? reasoningItemCount(messages) : 0;
-      return { ...reply, ...(dropped ? { droppedReasoningItems: dropped } : {}), modelMs: Math.round(performance.now() - started), ...(mcpTools.length ? { mcpTools } : {}), ...(input.withOfferDigest && offerDigest ? { offerDigest } : {}), price: route.price };
+      const modelMs = Math.round(performance.now() - started);
+      const claimWarnings = input.claimCheck && checkClaims && !reply.message.tool_calls?.length ? answerWarnings(checkClaims, reply.message.content ?? '', input.claimCheck.receipt, checkTools(input.toolNames, mcpTools)) : undefined;
+      return { ...reply, ...(dropped ? { droppedReasoningItems: dropped } : {}), modelMs, ...(mcpTools.length ? { mcpTools } : {}), ...(input.withOfferDigest && offerDigest ? { offerDigest } : {}), price: route.price, ...(claimWarnings ? { claimWarnings } : {}) };
     } catch (error) {
       // Stopped by the announced stop: the activity ends cancelled once Temporal cancels it too.
       if (heartbeats?.signal.aborted) await heartbeats.untilTemporalCancels('The model call');
@@ -130,6 +145,40 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
       await deltas.close();
     }
   };
+
+  /** The tools the check knows, as the run's own check would: every built-in one, and those the run offered (its MCP tools as the workflow reads them). */
+  function checkTools(toolNames: readonly string[], offeredNow: readonly ToolDefinition[]): ClaimCheckTool[] {
+    const byName = new Map(toolContracts.map((c) => [c.name, claimCheckTool(c)] as const));
+    const defined = (name: string) => definedContract(workerCatalog?.().find((d) => d.name === name));
+    for (const name of toolNames) {
+      const contract = contracts.get(name) ?? defined(name);
+      if (contract) byName.set(name, claimCheckTool(contract));
+    }
+    for (const definition of offeredNow) {
+      const contract = definedContract(definition);
+      if (contract) byName.set(definition.name, claimCheckTool(contract));
+    }
+    return [...byName.values()];
+  }
+}
+
+/** A definition's contract as the workflow builds it; none when its schema cannot be read. */
+function definedContract(definition: ToolDefinition | undefined): ToolContract | undefined {
+  if (!definition) return undefined;
+  try {
+    return contractFromDefinition(definition);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer's warnings; none (the run checks it itself) when the check cannot run here. */
+function answerWarnings(check: ClaimChecker, answer: string, receipt: Receipt, tools: ClaimCheckTool[]): ClaimWarning[] | undefined {
+  try {
+    return check({ answer, receipt, tools });
+  } catch {
+    return undefined;
+  }
 }
 
 async function cancelRequested(client: Client, runId: string): Promise<boolean> {

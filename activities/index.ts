@@ -6,7 +6,7 @@ import { withTool, type ToolRegistry } from '../src/tools/registry.ts';
 import { createCallModel } from './call-model.ts';
 import type { ModelEndpoints } from './model-endpoints.ts';
 import { createRunTool } from './run-tool.ts';
-import { createCheckClaims } from './check-claims.ts';
+import { createCheckAnswerClaims, createClaimChecker } from './check-claims.ts';
 import { createJudgeClaims } from './judge-claims.ts';
 import { withRecordedTools } from './recorded-tools.ts';
 import { createWorkerTools } from './mcp-tools.ts';
@@ -57,6 +57,7 @@ export function createActivities(deps: ActivityDeps) {
   const linked = (deps.agents ?? []).flatMap((agent) => [agentToolContract(toAgentRef(agent)), handoffContract(toAgentRef(agent))]);
   const contracts = new Map([...deps.contracts, [recall.name, recall] as const, ...linked.map((c) => [c.name, c] as const)]);
   const tools = withTool(deps.tools, recall);
+  const checkClaims = createClaimChecker(deps.tools);
   return {
     callModel: createCallModel({
       endpoints: deps.endpoints,
@@ -66,6 +67,7 @@ export function createActivities(deps: ActivityDeps) {
       store: deps.store,
       mcpTool: (name) => deps.mcp?.definition(name),
       workerCatalog: () => [...(deps.ownTools ?? []), ...(deps.mcp?.catalog().definitions ?? [])],
+      checkClaims,
       ...(deps.offerDigest ? { offerDigest: deps.offerDigest } : {}),
     }),
     // Which models' calls go to a rate-limited provider queue (`src/providers/model-queues.ts`): a local activity, in history.
@@ -75,8 +77,8 @@ export function createActivities(deps: ActivityDeps) {
     childTotals: createChildTotals(deps.client),
     // What a schedule's runs spent today: a capped scheduled run's first step (`workflows/schedule-cap.ts`).
     scheduleSpend: createScheduleSpend(deps.client),
-    // The final answer's claims against the receipt (the workflow's `claim-check.ts`).
-    checkAnswerClaims: createCheckClaims(deps.tools),
+    // The final answer's claims against the receipt, when its model call did not check them (the workflow's `claim-check.ts`).
+    checkAnswerClaims: createCheckAnswerClaims(checkClaims),
     // The optional claim judge's model call (`policy.claimJudge`).
     judgeClaims: createJudgeClaims(deps.endpoints, deps.tools, deps.store),
     // Compaction: elides old tool results and summarises older turns (activities/compact-context.ts).

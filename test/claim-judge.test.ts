@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { activities, localActivities } from './helpers/histories.ts';
+import { activities, activityResult, localActivities } from './helpers/histories.ts';
+import type { ModelReply } from '../src/wire/types.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 
 let h: Harness;
@@ -28,11 +29,12 @@ async function rejectedRun(claimJudge: boolean) {
   return { result, history };
 }
 
-test('without the judge: the rules miss words they do not know, and the check ran as a local activity', async () => {
+test('without the judge: the rules miss words they do not know, and the model call that gave the answer checked it', async () => {
   const { result, history } = await rejectedRun(false);
   assert.equal(result.status, 'completed');
   assert.deepEqual(result.warnings, [], '"a thing of the past" is in no kind\'s words');
-  assert.equal(localActivities(history, 'checkAnswerClaims').length, 1, 'the check is recorded in history');
+  assert.deepEqual((activityResult(activities(history, 'callModel').at(-1)!) as ModelReply).claimWarnings, [], 'the check is recorded in history, with the reply');
+  assert.equal(localActivities(history, 'checkAnswerClaims').length, 0);
   assert.equal(activities(history, 'judgeClaims').length, 0, 'the judge is off by default');
 });
 
@@ -40,6 +42,9 @@ test('with policy.claimJudge: the judge reads the claim, the receipt settles it,
   const off = await rejectedRun(false);
   const { result, history } = await rejectedRun(true);
   assert.equal(activities(history, 'judgeClaims').length, 1);
+  // The judge's warnings are merged with the rule check's in the local activity, after the judge.
+  assert.equal(localActivities(history, 'checkAnswerClaims').length, 1);
+  assert.equal((activities(history, 'callModel').at(-1)!.input as { claimCheck?: unknown }).claimCheck, undefined);
   assert.deepEqual(
     result.warnings.map((w) => [w.tool, w.object, w.verb, w.receipt]),
     [['delete_file', 'access.log', 'judge', 'rejected: delete_file access.log (no reason)']],

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { createCheckClaims } from '../activities/check-claims.ts';
+import { createCheckAnswerClaims, createClaimChecker } from '../activities/check-claims.ts';
 import { checkClaims } from '../src/claims/check-claims.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from '../src/claims/claim-specs.ts';
 import { claimSpecsOf } from '../src/claims/default-claim-spec.ts';
@@ -122,7 +122,7 @@ test('the activity checks with the tools the run offered, and a worker tool decl
     claims: { kind: 'publish', objectArg: 'slug', objectKind: 'name' },
     run: () => Promise.resolve('ok'),
   });
-  const check = createCheckClaims(createToolRegistry([publish]));
+  const check = createCheckAnswerClaims(createClaimChecker(createToolRegistry([publish])));
   const receipt = [entry('publish_post', { slug: 'launch-notes' }, 'rejected')];
   const tool = { name: 'publish_post', description: publish.description, readOnly: false, params: ['slug'] };
   assert.deepEqual((await check({ answer: 'I published launch-notes.', receipt, tools: [tool] })).map((w) => [w.tool, w.object]), [['publish_post', 'launch-notes']]);

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { answerLines } from '../src/cli/format.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
+import { activities, activityResult, localActivities } from './helpers/histories.ts';
+import type { ModelReply } from '../src/wire/types.ts';
 
 let h: Harness;
 before(async () => {
@@ -48,6 +50,12 @@ test('rejected without a reason and claimed anyway: rejected in the receipt, a w
   const line = (await h.trace(runId)).find((l) => l.type === 'claim_warning');
   assert.ok(line?.type === 'claim_warning' && /Deleted access\.log/.test(line.clause));
   assert.match(answerLines(result).join('\n'), /^warning: .*delete_file access\.log/m);
+  // The model call that gave the answer checked it (the receipt went with it): the run took no step for the check.
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  const calls = activities(history, 'callModel');
+  assert.deepEqual((calls.at(-1)!.input as { claimCheck?: { receipt: unknown } }).claimCheck?.receipt, result.receipt);
+  assert.deepEqual((activityResult(calls.at(-1)!) as ModelReply).claimWarnings, result.warnings);
+  assert.deepEqual(localActivities(history, 'checkAnswerClaims'), []);
 });
 
 test('a failed deletion claimed anyway, next to an unrelated negation: failed in the receipt, still a warning', async () => {
@@ -75,4 +83,25 @@ test('a call still waiting when the run is cancelled is not run; read-only calls
   assert.equal(result.status, 'interrupted');
   assert.deepEqual(result.receipt.map((e) => [e.tool, e.outcome, e.detail]), [['delete_file', 'not_run', 'cancelled']], 'list_files ran but is read-only');
   assert.deepEqual(result.warnings, []);
+});
+
+test('a receipt too large to send with every model call: the run checks its answer with a local activity instead', async () => {
+  restore();
+  writeFileSync(path.join(h.workspace, 'notes.txt'), 'keep\n');
+  const { runId } = await h.agents.startRun({ goal: GOAL, model: scenario('two-deletes.ts'), workspace: h.workspace });
+  // Two rejections with the longest reasons a decision takes: the receipt is over 4,000 characters as JSON.
+  for (const toolCallId of ['x1', 'x2']) {
+    const state = await h.waitForState(runId, (s) => s.pending?.kind === 'approval' && s.pending.toolCallId === toolCallId, `the approval of ${toolCallId}`);
+    assert.ok(state.pending?.kind === 'approval');
+    await h.agents.reject(runId, { callKey: state.pending.callKey, reason: `${toolCallId}: ${'not now; '.repeat(220)}`.slice(0, 2000) });
+  }
+  const result = await h.agents.result(runId);
+  assert.deepEqual(result.receipt.map((e) => [e.tool, e.outcome]), [['delete_file', 'rejected'], ['delete_file', 'rejected']]);
+  assert.ok(JSON.stringify(result.receipt).length > 4000);
+  assert.deepEqual(result.warnings, [], 'the answer reports both as not done');
+  const history = await h.temporal.workflow.getHandle(runId).fetchHistory();
+  const calls = activities(history, 'callModel');
+  assert.deepEqual((calls[0]!.input as { claimCheck?: { receipt: unknown } }).claimCheck, { receipt: [] }, 'the first call had the (empty) receipt');
+  assert.equal((calls.at(-1)!.input as { claimCheck?: unknown }).claimCheck, undefined, 'the last call did not');
+  assert.deepEqual(localActivities(history, 'checkAnswerClaims').map((m) => m.result), [[]]);
 });

@@ -159,6 +159,19 @@ test('from v0.8, an execution records one change marker again, and upserts its m
   assert.deepEqual(count('v0.7-'), { markers: 1, attributeUpserts: 5, memoUpserts: 3 });
 });
 
+test('from v0.9, one change marker still, and the final answer is checked by the model call that gave it: no step of its own', () => {
+  const v9 = fixtures.filter((f) => f.set.startsWith('v0.9-'));
+  assert.ok(v9.length > 30);
+  for (const { file, history } of v9) assert.deepEqual(patchIds(history), ['changes-to-v0.9'], file);
+  const plan = (set: string) => fixtures.find((f) => f.set.startsWith(set) && f.name === 'plan')!.history;
+  assert.equal(localActivities(plan('v0.9-'), 'checkAnswerClaims').length, 0);
+  assert.equal(localActivities(plan('v0.8-'), 'checkAnswerClaims').length, 1, 'v0.8 checked it with a local activity (and still does on replay)');
+  assert.equal(plan('v0.9-').events!.length, plan('v0.8-').events!.length - 1, 'one event less: the local activity marker');
+  // The claim judge's warnings are merged with the rule check's in the local activity, as before.
+  const judged = fixtures.find((f) => f.set.startsWith('v0.9-') && localActivities(f.history, 'judgeClaims').length + activities(f.history, 'judgeClaims').length > 0)!;
+  assert.equal(localActivities(judged.history, 'checkAnswerClaims').length, 1, judged.file);
+});
+
 test('a deliberate incompatible change (a timer before every tool call) is caught by exactly the fixtures that call a tool', { timeout: 300_000 }, async () => {
   // Built once and cached like the worker's bundle (webpack takes seconds).
   const changed = await workflowBundle({ interceptorModules: [path.join(PROJECT_ROOT, 'test', 'fixtures', 'workflow-changes', 'timer-before-tools.ts')] });

@@ -18,7 +18,7 @@ import { checkLimits } from './limits.ts';
 import type { AgentRunFields, RunInput, RunLimits } from '../src/wire/run-input.ts';
 import { linkedAgentContracts } from '../src/agents/agent-tools.ts';
 import { takeOver } from './handoff.ts';
-import { claimWarnings, judgeAnswer } from './claim-check.ts';
+import { answerCheckFor, claimWarnings, judgeAnswer, type CheckedAnswer } from './claim-check.ts';
 import { withAgent, withoutAgent } from './run-agent.ts';
 import { DEFAULT_LIMITS } from '../src/wire/default-limits.ts';
 import { LoopState } from './loop-state.ts';
@@ -50,6 +50,8 @@ interface Loop extends ToolStep, ContextLoop {
   /** The run's model and its fallbacks (`model-chain.ts`). */
   models: ModelChain;
   outputContract: OutputContract | null;
+  /** The last reply's claims, checked by its model call (null: not checked there). */
+  checkedAnswer: CheckedAnswer | null;
 }
 
 export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried?: CarriedState): Promise<RunResult> {
@@ -85,6 +87,7 @@ export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried
     models,
     outputContract: parseOutputContract(input.outputSchema),
     context: contextSettings(input, limits),
+    checkedAnswer: null,
   };
   // Every handler is set before the first await: a message that came with the start is not lost.
   run.listen(offered);
@@ -116,7 +119,7 @@ export async function agentWorkflow(runInput: RunInput & AgentRunFields, carried
       judged = await judgeAnswer(stop, run, offered, { enabled: loop.input.policy?.claimJudge === true, model: loop.input.model, price: loop.price, maxBudgetUsd: limits.maxBudgetUsd }, changes);
       return stop;
     });
-    return run.finish(stop, await claimWarnings(stop, run.state.receipt, offered, changes, judged));
+    return run.finish(stop, await claimWarnings(stop, run.state.receipt, offered, changes, judged, loop.checkedAnswer));
   } catch (error) {
     if (error instanceof wf.ContinueAsNew) throw error;
     const stop = stopForError(error, { wallTimeUp, cancelReason: run.cancelReason });
@@ -140,6 +143,8 @@ async function runLoop(loop: Loop): Promise<Stop> {
     if (limitStop) return limitStop;
     if (run.shouldContinueAsNew(input.continueAsNewEveryTurns)) return await run.continueAsNew(input);
 
+    // A final answer is checked against the receipt by the call that gives it (`claim-check.ts`).
+    const answerCheck = answerCheckFor(run.state.receipt, input.policy?.claimJudge === true, loop.changes);
     // Within the run's context budget: an overflowing call compacts the conversation first (`compaction.ts`);
     // a model unavailable past its retries hands the turn to the next one (`model-chain.ts`).
     const reply = await modelCallWithin(loop, (link, budget) =>
@@ -156,6 +161,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
             ...(loop.mcpWithModelCall ? { withMcpTools: true } : {}),
             ...(run.offerDigest === undefined ? { withOfferDigest: true } : {}),
             ...(budget ? { context: budget } : {}),
+            ...(answerCheck ? { claimCheck: { receipt: answerCheck.receipt } } : {}),
           },
           limits.maxWallMs === undefined ? undefined : run.startedAtMs + limits.maxWallMs,
           modelCallSummary(model, run.state.turns + 1),
@@ -174,6 +180,7 @@ async function runLoop(loop: Loop): Promise<Stop> {
     // The reply's cost is counted before anything else happens with it.
     run.countTurn(reply, loop.price, loop.models.hasFallbacks ? loop.models.current : undefined);
     run.record(reply.message);
+    loop.checkedAnswer = answerCheck && reply.claimWarnings ? { warnings: reply.claimWarnings, receiptJson: answerCheck.receiptJson } : null;
 
     const calls = reply.message.tool_calls ?? [];
     const stop = calls.length === 0 ? finalAnswer(loop, reply.message.content ?? '') : await runToolCalls(loop, calls);

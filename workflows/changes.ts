@@ -3,11 +3,11 @@
  *
  * Each `wf.patched(id)` of a fresh run records a marker in history and makes Temporal upsert the run's
  * TemporalChangeVersion search attribute: two events and a visibility write per change, in every run. So a
- * fresh execution records one marker (`ALL_OF_V08`) that stands for every change up to v0.8; an execution
- * recorded before it replays through the markers it has (v0.6's one marker `ALL_OF_V06` and one per later
- * change), as it always did.
+ * fresh execution records one marker (`ALL_OF_V09`) that stands for every change up to v0.9; an execution
+ * recorded before it replays through the markers it has (v0.8's `ALL_OF_V08`, v0.6's `ALL_OF_V06` and one
+ * per change after it), as it always did.
  *
- * A later change gets a marker of its own: add its id to `Change` (not to `UP_TO_V08`, which a v0.8
+ * A later change gets a marker of its own: add its id to `Change` (not to `UP_TO_V09`, which a v0.9
  * execution's one marker stands for, and which it lacks).
  */
 import * as wf from '@temporalio/workflow';
@@ -30,6 +30,9 @@ const UP_TO_V08 = [
   'live-state-once-per-activation',
 ] as const satisfies readonly Change[];
 const ALL_OF_V08 = 'changes-to-v0.8';
+/** What the one marker `ALL_OF_V09` stands for: those up to v0.8, and each change after it up to v0.9. */
+const UP_TO_V09 = [...UP_TO_V08, 'claims-with-model-call'] as const satisfies readonly Change[];
+const ALL_OF_V09 = 'changes-to-v0.9';
 
 /**
  * Every change a history may lack: those up to v0.6, then (`| 'id'`) each later one. A later change is asked
@@ -56,15 +59,19 @@ export type Change =
   /** A tool that may run again, whose every attempt lost its worker, is scheduled again (`lost-workers.ts`); before, the model was told of a heartbeat timeout. */
   | 'worker-loss-retries'
   /** The memo and search attributes are upserted once per activation, with what changed in it; before, once per change. */
-  | 'live-state-once-per-activation';
+  | 'live-state-once-per-activation'
+  /** A final answer's claims are checked by the model call that gave it (`claim-check.ts`); before, by a local activity after it. */
+  | 'claims-with-model-call';
 
 /** Create it first thing in the workflow, before anything asks `has`, so every execution asks in the same order. */
 export class Changes {
-  private readonly allOfV08 = wf.patched(ALL_OF_V08);
-  // Asked only of an execution recorded before v0.8 (a fresh one records no second marker).
+  private readonly allOfV09 = wf.patched(ALL_OF_V09);
+  // Asked only of an execution recorded before v0.9, then before v0.8 (a fresh one records no second marker).
+  private readonly allOfV08 = this.allOfV09 || wf.patched(ALL_OF_V08);
   private readonly allOfV06 = this.allOfV08 || wf.patched(ALL_OF_V06);
 
   has(change: Change): boolean {
+    if (this.allOfV09 && (UP_TO_V09 as readonly string[]).includes(change)) return true;
     if (this.allOfV08 && (UP_TO_V08 as readonly string[]).includes(change)) return true;
     return (this.allOfV06 && (UP_TO_V06 as readonly string[]).includes(change)) || wf.patched(change);
   }

@@ -198,6 +198,11 @@ export interface ModelReply {
    * the price table). Absent in replies recorded before: those are priced by `recordedRunPrice`.
    */
   price?: Price;
+  /**
+   * Asked for (`claimCheck`) and the reply is a final answer: its claims checked against the receipt the call
+   * was given. Absent: not asked, not a final answer, or the check could not run there (the run checks it).
+   */
+  claimWarnings?: ClaimWarning[];
 }
 
 export interface ToolOutcome {

@@ -139,6 +139,12 @@ export interface ActivityRecord {
   cancelRequested: HistoryEvent | null;
 }
 
+/** What a completed activity returned (its first payload, as JSON); undefined while it runs or if it did not complete. */
+export function activityResult(record: ActivityRecord): unknown {
+  const payload = record.closed?.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+  return payload ? payloadJsonOrRaw(payload) : undefined;
+}
+
 export function activities(history: History, type?: string): ActivityRecord[] {
   const events = history.events ?? [];
   const records: ActivityRecord[] = [];
