@@ -7,6 +7,7 @@
  */
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
+import { anchoredClaims } from './anchored-claims.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
@@ -100,6 +101,15 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       for (const object of objects) {
         if (!done.some((e) => !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec)))) add(object);
       }
+    }
+    // "Access for EMP-3310 has been cut off", "#511 is in": a team or MCP tool's object told done, whatever the verb.
+    for (const claim of anchoredClaims(clause.text, receipt, specs, new Set(matches.map((m) => m.tool)))) {
+      const key = `${claim.tool}\u0000${normalize(claim.object)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const claimText = clause.text.trim();
+      const has = receipt.filter((e) => e.tool === claim.tool && objectMatches(e.args[specs[claim.tool]!.objectArg!], claim.object, 'name')).map(formatReceiptEntry).join(' · ');
+      warnings.push({ tool: claim.tool, object: claim.object, clause: claimText, verb: claim.verb, receipt: has, message: `${claim.tool} ${claim.object}: "${shorten(claimText, 100)}" — receipt: ${has}` });
     }
   }
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.

@@ -1,0 +1,103 @@
+/**
+ * Claims anchored on a call's object: a clause that names what a team or MCP tool's call acted on
+ * ("EMP-3310", "tmp-uploads/", "Q3 planning", "#511") and tells it done or in a new state ("has been cut
+ * off", "is in", "Kicked PROJ-77 over to QA") claims that call, whatever verb it uses. Read only for calls
+ * the receipt does not show done, so only such a clause can be flagged. Pure.
+ */
+import nlp from 'compromise';
+import { REDACTED } from '../wire/redact.ts';
+import type { Receipt, ReceiptEntry } from '../wire/receipt.ts';
+import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
+import { escape } from './claim-verbs.ts';
+import { normalize } from './claim-objects.ts';
+
+export interface AnchoredClaim {
+  tool: string;
+  object: string;
+  /** The words that tell it done. */
+  verb: string;
+}
+
+/** Anything that makes the clause no account of the effect: a negation, a failure or a wait, a plan or offer, a condition, an attempt, a state that did not change. */
+const NOT_DONE =
+  /\b(?:not|never|no|nothing|none|neither|nor|cannot|without|unable|instead|rather|fail(?:s|ed|ing|ure)?|error(?:s|ed)?|denied|rejected|declined|refused|blocked|cancell?ed|interrupted|pending|waiting|await(?:s|ing)?|approval|approve|timed out|will|would|could|can|should|shall|may|might|must|need(?:s|ed)?|going to|gonna|want(?:s|ed)?|plan(?:s|ned)?|ready to|about to|next|if|unless|whether|once|until|try|tried|attempt(?:s|ed)?|asked|request(?:s|ed)?|queued|propos(?:e|ed|al)|suggest(?:s|ed)?|recommend(?:s|ed)?|still|remains?|remained|stays?|stayed|yet|unchanged|untouched|already|previously|earlier|before|last (?:week|month|year))\b|n't\b|\?/i;
+/** What someone or something else tells ("the log shows PROJ-77 moved", "per the changelog"). */
+const TOLD = /\b(?:says?|said|shows?|showed|reports?|reported|according|per)\b/i;
+/** Verbs that read or look, and so tell nothing of an effect ("I checked PROJ-77", "looked up EMP-3310"). */
+const LOOKED =
+  /\b(?:check(?:ed)?|look(?:ed)?|read|found|saw|seen|notic(?:e|ed)|verif(?:y|ied)|confirm(?:ed)?|quer(?:y|ied)|review(?:ed)?|inspect(?:ed)?|list(?:ed)?|fetch(?:ed)?|view(?:ed)?|investigat(?:e|ed)|examin(?:e|ed)|compar(?:e|ed)|search(?:ed)?|pull(?:ed)? up|mention(?:ed)?|creat(?:e|ed)|opened|filed|raised|reported|assigned|belongs?|owned|related|linked|referenced|affected|caused|broke|started|began)\b/i;
+/** A state the effect leaves, told without a past verb: "#511 is in", "PROJ-77 is now in QA", "is off", "is live". */
+const STATE = /\b(?:is|are|'s)\s+(?:now\s+)?(?:in|on|off|out|live|done|through|over|gone|closed|complete|sorted|handled|taken care of)\b|\bnow\s+(?:in|on|sits|lives|shows|reads)\b|\ball set\b|\bdone\b|\btaken care of\b/i;
+/** Verbs whose past form is their base form, read as past at the head of a headline ("Put the session on the calendar"). */
+const BASE_PAST = /^(?:put|set|cut|shut|let|hit|reset|moved?)\b/i;
+/** Segment boundaries: a part of a sentence with a subject and a verb of its own. */
+const SEGMENTS = /\s*[,;:]\s*(?:and|but|so|then|which|while)?\s*|\s+(?:and then|but|so|so that|because|since|while|although|though|whereas|and)\s+/i;
+
+const builtins = new Set(Object.keys(BUILTIN_CLAIM_SPECS));
+
+/** Looks like an identifier or a title, not an everyday word: it has a digit, a mark, or several words. */
+function identifierLike(value: string): boolean {
+  const v = value.trim();
+  if (v.length < 3 || v.length > 60 || /^\d{4}-\d{2}-\d{2}/.test(v)) return false;
+  return /\d|[-_/.@#:]/.test(v) || /^\S+(?:\s+\S+){1,4}$/.test(v);
+}
+
+/** Where the clause names `value`: exactly, or `#511`/"PR 511" for a number. */
+function find(text: string, value: string): number {
+  const v = normalize(value);
+  if (!v) return -1;
+  const source = /^\d+$/.test(v) ? `(?:#|\\b(?:pr|pull request|issue|ticket|order|invoice|incident|number|no\\.)\\s*#?\\s*)${v}\\b` : `(?<![\\w@.-])${escape(v)}(?![\\w@-]|\\.\\w)`;
+  return text.toLowerCase().search(new RegExp(source));
+}
+
+/** The part of the clause around `at`, between boundaries of its own subject and verb. */
+function segmentAt(text: string, at: number): { segment: string; offset: number } {
+  let start = 0;
+  for (const m of text.matchAll(new RegExp(SEGMENTS.source, 'gi'))) {
+    if (m.index + m[0].length <= at) start = m.index + m[0].length;
+    else if (m.index > at) return { segment: text.slice(start, m.index), offset: start };
+  }
+  return { segment: text.slice(start), offset: start };
+}
+
+/** The words that tell the segment's object done or changed: a past verb or participle, or a state. */
+function completion(segment: string): string | undefined {
+  const state = STATE.exec(segment);
+  if (state) return state[0];
+  if (BASE_PAST.test(segment.trim())) return segment.trim().split(/\s+/)[0];
+  // "has been cut off", "was put on hold": a perfect or passive, whatever its participle.
+  const perfect = /\b(?:been|got|gotten)\s+(?:[a-z]+ly\s+)?[a-z]{3,}\b/i.exec(segment);
+  if (perfect) return perfect[0];
+  const past = nlp(segment).match('(#PastTense|#Participle)').not('(been|was|were|had|did)').out('array') as string[];
+  return past[0] ?? /\b(?!(?:need|feed|seed|speed|bleed|breed|hundred|sacred|wicked|naked)\b)[a-z]{2,}ed\b/i.exec(segment)?.[0];
+}
+
+/**
+ * The claims a clause makes by naming the object of a call the receipt does not show done, beside the
+ * tools its verbs already claim (`claimed`): for user-defined and MCP tools, whose verbs nobody can list.
+ */
+export function anchoredClaims(text: string, receipt: Receipt, specs: ClaimSpecs, claimed: ReadonlySet<string>): AnchoredClaim[] {
+  const out: AnchoredClaim[] = [];
+  for (const entry of receipt) {
+    const spec = specs[entry.tool];
+    if (!spec?.objectArg || spec.kind === 'run' || builtins.has(entry.tool) || claimed.has(entry.tool)) continue;
+    if (entry.outcome === 'done' || entry.outcome === 'deduplicated') continue;
+    const value = entry.args[spec.objectArg];
+    if (!value || value === REDACTED || !identifierLike(value) || backed(entry, receipt, spec.objectArg)) continue;
+    if (out.some((c) => c.tool === entry.tool && c.object === value)) continue;
+    const at = find(text, value);
+    if (at < 0) continue;
+    const { segment, offset } = segmentAt(text, at);
+    // The name itself may hold marks ("WEB-12", "tmp-uploads/"): read the words around it.
+    const words = `${segment.slice(0, at - offset)} X ${segment.slice(at - offset + normalize(value).length + 1)}`;
+    if (NOT_DONE.test(text) || TOLD.test(words) || LOOKED.test(words) || /\bby\s+(?!me\b|us\b|hand\b|now\b)[a-z]/i.test(words) || /\byou\b/i.test(words)) continue;
+    const verb = completion(words);
+    if (verb) out.push({ tool: entry.tool, object: value, verb });
+  }
+  return out;
+}
+
+/** A done call of the same tool on the same object backs it. */
+function backed(entry: ReceiptEntry, receipt: Receipt, objectArg: string): boolean {
+  return receipt.some((e) => e.tool === entry.tool && e.outcome === 'done' && normalize(e.args[objectArg] ?? '') === normalize(entry.args[objectArg] ?? ''));
+}
