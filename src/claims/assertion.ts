@@ -2,12 +2,31 @@
  * Does a clause assert a claim verb: not negated, not a question, promise, condition, advice or report,
  * and not the user's doing? English heuristics over the words before the verb. Pure.
  */
+import nlp from 'compromise';
 import { isObjectLike } from './claim-objects.ts';
 import type { VerbMatch } from './claim-verbs.ts';
 
 const NEGATION = /\b(?:not(?!\s+only\b)|never|no|zero|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
 /** Conditions, reported speech and advice: what follows is not the agent's account of what it did. */
 const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports|reported|states?|stated|indicates?|indicated|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
+/**
+ * A word of NOT_AN_ACCOUNT read as a noun, not a verb of report: right after a determiner, or after a
+ * determiner and an adjective ("the reports", "each of the regional reports", "the states"); "the log
+ * shows" keeps its verb (a noun stands between).
+ */
+function nounSense(before: string, word: string): boolean {
+  if (!/^(?:says?|mentions?|shows?|reports|states?|indicates?|recommends?|suggests?)$/i.test(word)) return false;
+  const m = /\b(?:the|a|an|these|those|our|my|your|their|his|her|its|all|each|both|some|any|two|three|several|many|daily|weekly|monthly)\s+(?:([a-z-]+)\s+)?$/i.exec(before);
+  if (!m) return false;
+  return !m[1] || nlp(m[1]).has('#Adjective');
+}
+
+/** Conditions, reported speech and advice in `scope`, the words before a claim verb. */
+export function notAnAccount(scope: string): boolean {
+  for (const m of scope.matchAll(new RegExp(NOT_AN_ACCOUNT.source, 'gi'))) if (!nounSense(scope.slice(0, m.index), m[0])) return true;
+  return false;
+}
+
 const MODALS = new Set(['will', "'ll", 'would', 'could', 'can', 'ca', 'should', 'shall', 'may', 'might', 'must', 'wo', 'to', 'gonna']);
 export const PASSIVE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', "'m", "'s", "'re", 'got', 'get', 'gets']);
 const AUX = new Set([...MODALS, ...PASSIVE, 'has', 'have', 'had', "'ve", "'d", 'did', 'do', 'does']);
@@ -79,7 +98,7 @@ export function progressive(text: string, match: VerbMatch): boolean {
 export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
   // File names are no words: "report.md" reports nothing, "notes.txt" is no negation.
   const scope = text.slice(scopeStart(text, match.start, verbs), match.start).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');
-  if (NEGATION.test(scope) || NOT_AN_ACCOUNT.test(scope)) return false;
+  if (NEGATION.test(scope) || notAnAccount(scope)) return false;
   // "deleted nothing", "removed no files", "wrote none of it".
   if (/^\s+(?:nothing|none|no|neither)\b/i.test(text.slice(match.end))) return false;
   // "…, according to errors.log": reported, wherever the marker stands.
@@ -114,6 +133,6 @@ function doneBefore(text: string, match: VerbMatch, verbs: readonly VerbMatch[])
   const earlier = verbs.filter((v) => v.end <= match.start);
   if (earlier.some((v) => (v.form === 'past' || v.form === 'phrase') && asserts(text, v, verbs))) return true;
   const before = text.slice(0, match.start);
-  if (earlier.length || NEGATION.test(before) || NOT_AN_ACCOUNT.test(before) || words(before).some((w) => MODALS.has(w) && w !== 'to')) return false;
+  if (earlier.length || NEGATION.test(before) || notAnAccount(before) || words(before).some((w) => MODALS.has(w) && w !== 'to')) return false;
   return /\b(?:\w+[^e\s]ed|made|got|won|gained|reclaimed)\b/i.test(before);
 }

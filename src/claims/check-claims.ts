@@ -53,10 +53,14 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       if (!objects) {
         // "I removed the password line from config.ini": no file deleted, but config.ini edited.
         const edit = editOf(clause.text, match, matches, spec, specs, receipt);
-        if (!edit) continue;
-        match = { ...match, tool: edit.tool };
-        spec = specs[edit.tool]!;
-        objects = edit.objects;
+        if (edit) {
+          match = { ...match, tool: edit.tool };
+          spec = specs[edit.tool]!;
+          objects = edit.objects;
+        } else if (QUANTIFIED.test(clause.text)) {
+          // "Each of the regional reports has been written out under reports/": what the container holds, all of it.
+          objects = [];
+        } else continue;
       }
       if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
       if (match.weak && !match.borrowed && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
@@ -230,6 +234,10 @@ function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch
   if (next) after = `${inside} ${text.slice(match.end, next.start)}`;
   const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|:\s+(?=\S+\s+(?:will|is|was|has|had|are|were|would|can|could|should|stays?|remains?)\b)|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
   if (stop) after = after.slice(0, stop.index);
+  // "deleted the first two (copy1.jpg, copy2.jpg) and stopped before copy3.jpg": a second verb in the past
+  // after the first one's object starts a claim of its own (not "deleted and recreated x": nothing between).
+  const coordinated = /\S\s+and\s+(?:then\s+)?(?:[a-z]+ly\s+)?(?!(?:need|feed|seed|speed|bed|red|shed)\b)[a-z]{2,}ed\b/i.exec(after);
+  if (coordinated && after.slice(0, coordinated.index + 1).trim()) after = after.slice(0, coordinated.index + 1);
   return { after, before, passive };
 }
 
@@ -403,6 +411,9 @@ function sameStem(word: string, noun: string): boolean {
   return common >= Math.max(5, Math.min(word.length, noun.length) - 2);
 }
 
+/** A claim over a number or all of its objects ("each of the reports", "all five files", "both"). */
+const QUANTIFIED = /\b(?:all|every|each|both|everything|everyone)\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}[a-z]{2,}s\b/i;
+
 const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, both: 2 };
 
 /**
@@ -426,8 +437,8 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boo
   }
   const nouns = nlp(text).nouns().isPlural().json() as { terms: { normal: string }[] }[];
   const plurals = new Set(nouns.flatMap((n) => n.terms.map((t) => t.normal)));
-  for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+)?([a-z]{3,})\b(?![.,]\d)/gi)) {
-    const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 2).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
+  for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}([a-z]{3,})\b(?![.,]\d)/gi)) {
+    const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 3).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
     // The lexicon's plural nouns, or a plural form after a number ("Four messages": the lexicon may read a verb).
     if (next.some((w) => plurals.has(w) || /^[a-z]{2,}[^sui']s$/.test(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
   }
