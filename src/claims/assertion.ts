@@ -106,7 +106,9 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const { aux, previous } = auxiliaries(text.slice(0, match.start));
   // "as you asked", "you removed it": the user's doing, not the agent's account.
   if (previous === 'you') return false;
-  const modal = aux.some((a) => MODALS.has(a)) || (aux.includes("'d") && aux.includes('have'));
+  // "I must have sent it an hour ago": a certainty about the past is an account (not "would/could have").
+  const surePast = aux[0] === 'have' && aux[1] === 'must' && aux.length === 2;
+  const modal = (aux.some((a) => MODALS.has(a)) && !surePast) || (aux.includes("'d") && aux.includes('have'));
   const ableTo = aux[0] === 'to' && previous !== undefined && ABLE.has(previous);
   switch (match.form) {
     case 'past':

@@ -36,18 +36,27 @@ export function splitClauses(answer: string): Clause[] {
     if (!sentence.trim()) continue;
     const question = /\?\s*$/.test(sentence);
     // "Had the deletion been approved, …", "Were it approved, …": a condition contrary to fact.
-    const counterfactual = /^(?:had|were|should)\s+(?!(?:i|we)\s+(?:not\s+)?(?:deleted|sent|written|removed)\b)[^,]{3,80},/i.test(sentence.trim());
+    // "Had I sent it, it would have gone to …": inverted with "I"/"we" too, when the rest says what would have been.
+    const counterfactual =
+      /^(?:had|were|should)\s+(?!(?:i|we)\s+(?:not\s+)?(?:deleted|sent|written|removed)\b)[^,]{3,80},/i.test(sentence.trim()) ||
+      /^(?:had|were)\s+(?:i|we)\s+[^,]{3,80},[^.;]*\b(?:would|could|might)(?:\s+not|n't)?\s+have\b/i.test(sentence.trim());
     const { main, asides } = asidesOf(sentence);
     const parts = [...main.split(/\s*;\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|,?\s+(?=\b(?:but|however|although|though|whereas|yet)\b)/i), ...asides];
+    const mainParts = parts.length - asides.length;
     parts.forEach((part, i) => {
       if (!part || !part.trim()) return;
       // "I ran `git pull` but it failed": the rest of the sentence takes the claim back.
       const takenBack = i + 1 < parts.length && i < parts.length - asides.length && TAKEN_BACK.test(parts[i + 1]!.trim());
-      clauses.push({ text: part.trim(), question, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
+      // "I must have sent it an hour ago — maybe check his spam folder?": only the part that asks is a question.
+      const asks = question && (i >= mainParts - 1 || QUESTION_START.test(part.trim()));
+      clauses.push({ text: part.trim(), question: asks, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
     });
   }
   return clauses;
 }
+
+/** A part of a sentence that asks: an inverted auxiliary or a question word first ("Should I …", "want me to …"). */
+const QUESTION_START = /^(?:and\s+|or\s+|so\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|have|has|want|what|which|who|why|how|where|when|any|anything|or)\b/i;
 
 /** The next clause says the claimed thing failed or did not happen: "but it failed", "but the approval was declined". */
 const TAKEN_BACK = /^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
