@@ -4,6 +4,7 @@
  */
 import nlp from 'compromise';
 import { KIND_WORDS } from './claim-kinds.ts';
+import { isObjectLike } from './claim-objects.ts';
 
 export interface Clause {
   text: string;
@@ -40,7 +41,7 @@ export function splitClauses(answer: string): Clause[] {
     const counterfactual =
       /^(?:had|were|should)\s+(?!(?:i|we)\s+(?:not\s+)?(?:deleted|sent|written|removed)\b)[^,]{3,80},/i.test(sentence.trim()) ||
       /^(?:had|were)\s+(?:i|we)\s+[^,]{3,80},[^.;]*\b(?:would|could|might)(?:\s+not|n't)?\s+have\b/i.test(sentence.trim());
-    const { main, asides } = asidesOf(sentence);
+    const { main, asides } = asidesOf(appositions(sentence));
     const parts = [...main.split(/\s*;\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|,?\s+(?=\b(?:but|however|although|though|whereas|yet)\b)/i), ...asides];
     const mainParts = parts.length - asides.length;
     parts.forEach((part, i) => {
@@ -53,6 +54,13 @@ export function splitClauses(answer: string): Clause[] {
     });
   }
   return clauses;
+}
+
+/** "Both files — notes.md and todo.md — are written": names between dashes are an apposition, read as a parenthesis. */
+function appositions(sentence: string): string {
+  return sentence.replace(/\s+[\u2014\u2013]\s+([^\u2014\u2013]{3,160}?)\s+[\u2014\u2013]\s+/g, (whole, inner: string) =>
+    inner.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).every((n) => isObjectLike(n.trim())) ? ` (${inner}) ` : whole,
+  );
 }
 
 /** A part of a sentence that asks: an inverted auxiliary or a question word first ("Should I …", "want me to …"). */
