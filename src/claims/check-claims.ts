@@ -32,7 +32,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const spans = codeSpans(answer);
   for (const clause of splitClauses(answer)) {
     if (clause.question || clause.counterfactual || clause.takenBack) continue;
-    const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt, spans);
+    const matches = chooseTools(clause.text, headNouns(clause.text, findVerbs(clause.text, matchers)), specs, receipt, spans);
     for (const found of matches) {
       // "Released the lock by deleting deploy.lock", "cleaned out build/ with `rm -rf build`": the means
       // carries the claim (another verb of the clause, or a command), not the verb of its result.
@@ -107,7 +107,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       }
     }
     // "Access for EMP-3310 has been cut off", "#511 is in": a team or MCP tool's object told done, whatever the verb.
-    for (const claim of anchoredClaims(clause.text, receipt, specs, new Set(matches.map((m) => m.tool)))) {
+    for (const claim of anchoredClaims(clause.text, receipt, specs, new Set(matches.filter((m) => m.form !== 'base' && m.form !== 's').map((m) => m.tool)))) {
       const key = `${claim.tool}\u0000${normalize(claim.object)}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -119,6 +119,34 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
   return warnings.filter((w) => w.object || !warnings.some((o) => o.tool === w.tool && o.object));
 }
+
+/**
+ * "I've issued a $25 refund on order A-1042", "sent a refund", "ran a quick restart": a verb whose object is
+ * the action noun of another tool's own verb claims that tool — the noun says what was done, the verb
+ * only that it was. The verb's tense stays; the noun's match goes.
+ */
+export function headNouns(text: string, found: readonly VerbMatch[]): VerbMatch[] {
+  const out = [...found];
+  for (const noun of found) {
+    if (noun.form !== 'base' || noun.weak || /\s/.test(noun.text)) continue;
+    // The noun heads its phrase: a determiner or a figure before it, a preposition, a stop or the end after.
+    const before = /\b(?:a|an|the|its|their|that|this)\s+(?:[$€£]?[\d.,]+\s*(?:[a-z%]{1,4}\s+)?|[a-z]+\s+){0,2}$/i.exec(text.slice(0, noun.start));
+    if (!before || !/^\s*(?:$|[.,;:!)]|(?:on|for|to|of|from|with|in|at|and|via)\b)/i.test(text.slice(noun.end))) continue;
+    const verbAt = before.index;
+    if (NOT_ACTION_NOUNS.test(noun.text)) continue;
+    const light = found.find((v) => v.form === 'past' && v.tool !== noun.tool && v.end <= verbAt && !text.slice(v.end, verbAt).trim() && DELEXICAL.test(v.text));
+    if (!light) continue;
+    for (let i = out.length - 1; i >= 0; i--) if (out[i] === noun || (out[i]!.start === light.start && out[i]!.tool !== noun.tool)) out.splice(i, 1);
+    const at = out.findIndex((m) => m.start > light.start);
+    out.splice(at < 0 ? out.length : at, 0, { ...noun, form: 'past', start: light.start, end: noun.end, text: text.slice(light.start, noun.end) });
+  }
+  return out;
+}
+
+/** Verbs that say only that an action was done, the action told by their object ("issued a refund", "processed the payment"). */
+const DELEXICAL = /^(?:issued|gave|given|did|done|made|performed|processed|carried out|executed|put through|completed|handled|initiated|submitted|triggered|kicked off)$/i;
+/** Words that are an object more often than an action ("the update", "a note", "an issue", "the post"). */
+const NOT_ACTION_NOUNS = /^(?:update|note|log|message|post|issue|record|file|text|page|alert|comment|label|tag|mark|report|draft|list|set)$/i;
 
 /**
  * A deduplicated call was answered from an identical earlier one: its effect is that call's. It backs a
