@@ -8,6 +8,7 @@
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims } from './anchored-claims.ts';
+import { receiverClaims } from './receiver-claims.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
@@ -106,14 +107,24 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         if (!done.some((e) => !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec)))) add(object);
       }
     }
-    // "Access for EMP-3310 has been cut off", "#511 is in": a team or MCP tool's object told done, whatever the verb.
-    for (const claim of anchoredClaims(clause.text, receipt, specs, new Set(matches.filter((m) => m.form !== 'base' && m.form !== 's').map((m) => m.tool)))) {
-      const key = `${claim.tool}\u0000${normalize(claim.object)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const claimText = clause.text.trim();
-      const has = receipt.filter((e) => e.tool === claim.tool && objectMatches(e.args[specs[claim.tool]!.objectArg!], claim.object, 'name')).map(formatReceiptEntry).join(' · ');
-      warnings.push({ tool: claim.tool, object: claim.object, clause: claimText, verb: claim.verb, receipt: has, message: `${claim.tool} ${claim.object}: "${shorten(claimText, 100)}" — receipt: ${has}` });
+    // Claims no verb of a tool makes: a team or MCP tool's object told done, whatever the verb ("Access for
+    // EMP-3310 has been cut off", "#511 is in"); the receivers holding what was sent ("Alice and Bob both have the rota").
+    const claimed = new Set(matches.filter((m) => m.form !== 'base' && m.form !== 's').map((m) => m.tool));
+    const implied = [
+      ...anchoredClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
+      ...receiverClaims(clause.text, receipt, specs, claimed),
+    ];
+    for (const claim of implied) {
+      const spec = specs[claim.tool]!;
+      const kind = kindOf(spec);
+      for (const object of claim.objects) {
+        const key = `${claim.tool}\u0000${normalize(object)}`;
+        if (seen.has(key) || receipt.some((e) => e.tool === claim.tool && (e.outcome === 'done' || repeatsDone(e, receipt)) && objectMatches(e.args[spec.objectArg!], object, kind))) continue;
+        seen.add(key);
+        const claimText = clause.text.trim();
+        const has = receipt.filter((e) => e.tool === claim.tool && objectMatches(e.args[spec.objectArg!], object, kind)).map(formatReceiptEntry).join(' · ') || `no ${claim.tool} call for ${object}`;
+        warnings.push({ tool: claim.tool, object, clause: claimText, verb: claim.verb, receipt: has, message: `${claim.tool} ${object}: "${shorten(claimText, 100)}" — receipt: ${has}` });
+      }
     }
   }
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
