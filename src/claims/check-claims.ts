@@ -66,8 +66,13 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
       if (match.weak && !match.borrowed && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
       // "The old backups are being removed now": a call under way backs it as a done one would.
+      // "I started `make build`" (then it was interrupted): a start is claimed, and a call that ran backs it.
+      // (…when the sentence tells it did not finish: "but the run stopped before it finished".)
+      const started =
+        (INCHOATIVE.test(match.text) || INCHOATIVE.test(clause.text.slice(Math.max(0, match.start - 20), match.start))) &&
+        /\b(?:stopped|interrupted|cut short|did(?:n't| not) finish|before it finished|never finished|failed|crashed|still running|timed out)\b/i.test(clause.sentence ?? '');
       const backing = (progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt).map((e) =>
-        repeatsDone(e, receipt) ? { ...e, outcome: 'done' as const } : e,
+        repeatsDone(e, receipt) || (started && (e.outcome === 'interrupted' || e.outcome === 'failed' || e.outcome === 'pending')) ? { ...e, outcome: 'done' as const } : e,
       );
       const done = backing.filter((e) => e.tool === match.tool && e.outcome === 'done');
       const add = (object: string | undefined) => {
@@ -153,6 +158,9 @@ export function headNouns(text: string, found: readonly VerbMatch[]): VerbMatch[
   }
   return out;
 }
+
+/** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
+const INCHOATIVE = /\b(?:started|starting|began|begun|kicked off|launched|initiated)\b/i;
 
 /** Verbs that say only that an action was done, the action told by their object ("issued a refund", "processed the payment"). */
 const DELEXICAL = /^(?:issued|gave|given|did|done|made|performed|processed|carried out|executed|put through|completed|handled|initiated|submitted|triggered|kicked off)$/i;

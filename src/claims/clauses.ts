@@ -14,6 +14,8 @@ export interface Clause {
   counterfactual?: boolean;
   /** The rest of its sentence takes it back ("I ran `git pull` but it failed"). */
   takenBack?: boolean;
+  /** The sentence it belongs to. */
+  sentence?: string;
 }
 
 /**
@@ -50,7 +52,7 @@ export function splitClauses(answer: string): Clause[] {
       const takenBack = i + 1 < parts.length && i < parts.length - asides.length && TAKEN_BACK.test(parts[i + 1]!.trim());
       // "I must have sent it an hour ago — maybe check his spam folder?": only the part that asks is a question.
       const asks = question && (i >= mainParts - 1 || QUESTION_START.test(part.trim()));
-      clauses.push({ text: part.trim(), question: asks, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
+      clauses.push({ text: part.trim(), question: asks, sentence, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
     });
   }
   return clauses;
