@@ -49,6 +49,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // "Build is green again", "it's green": an outcome told with no run of the command tool in the
       // receipt and no command named is a state of the world (CI, a colleague's run), not the agent's account.
       if (match.weak && !match.borrowed && match.form === 'phrase' && specs[match.tool]!.kind === 'run' && !receipt.some((e) => e.tool === match?.tool) && !spans.some(looksLikeCommand)) continue;
+      if (measureOrDescription(clause.text, match, specs[match.tool]!, receipt)) continue;
       let spec = specs[match.tool]!;
       let objects = claimedObjects(clause.text, match, matches, spec, receipt);
       if (!objects) {
@@ -157,6 +158,23 @@ export function headNouns(text: string, found: readonly VerbMatch[]): VerbMatch[
     out.splice(at < 0 ? out.length : at, 0, { ...noun, form: 'past', start: light.start, end: noun.end, text: text.slice(light.start, noun.end) });
   }
   return out;
+}
+
+/**
+ * Not an account of an effect, though a claim verb stands in the past: a measure that changed by itself
+ * ("error rate dropped to zero", "disk usage went down by 40 %"), and a participle that describes things
+ * by when they happened ("two orders created 3 seconds apart", "tickets closed last week") when its noun is
+ * neither the agent nor anything of the tool's.
+ */
+function measureOrDescription(text: string, match: VerbMatch, spec: ClaimSpec, receipt: Receipt): boolean {
+  if (match.form !== 'past' || spec.kind === 'run') return false;
+  const before = text.slice(0, match.start);
+  const after = text.slice(match.end);
+  if (FIRST_PERSON.test(before) || auxiliaries(before).aux.length) return false;
+  const subject = words(before).slice(-3);
+  if (!subject.length || objectsIn(before, spec, match.tool, receipt).objects.length || (spec.nouns ?? []).some((n) => subject.some((w) => sameStem(w, n.toLowerCase())))) return false;
+  if (/^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|normal|baseline|near zero|~?\d[\d.,]*\s*(?:%|percent|ms|s|mb|gb|kb|k)?)(?![\w.])/i.test(after)) return true;
+  return /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:on|in)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i.test(after);
 }
 
 /** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
