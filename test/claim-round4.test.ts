@@ -1,0 +1,111 @@
+/** The claim check's round-4 mechanisms (issue 41): claims read from structure, not from word lists. Pure, no Temporal server. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { anchoredClaims } from '../src/claims/anchored-claims.ts';
+import { checkClaims } from '../src/claims/check-claims.ts';
+import { type ClaimSpecs } from '../src/claims/claim-specs.ts';
+import { splitClauses } from '../src/claims/clauses.ts';
+import { claimSpecsOf, descriptionVerbs } from '../src/claims/default-claim-spec.ts';
+import { toolContracts } from '../src/tools/contracts.ts';
+import type { Receipt, ReceiptEntry } from '../src/wire/receipt.ts';
+
+const entry = (tool: string, args: Record<string, string>, outcome: ReceiptEntry['outcome']): ReceiptEntry => ({ callKey: `k-${tool}-${Object.values(args).join('-')}`, tool, args, outcome });
+const specsWith = (...tools: { name: string; description: string; params: string[] }[]): ClaimSpecs => claimSpecsOf([...toolContracts, ...tools]);
+const flagged = (answer: string, receipt: Receipt, specs: ClaimSpecs) => checkClaims(answer, receipt, specs).map((w) => (w.object ? `${w.tool} ${w.object}` : w.tool));
+
+const offboard = { name: 'offboard_employee', description: "Deactivate an employee's accounts and revoke their access.", params: ['employeeId', 'lastDay'] };
+const transition = { name: 'jira__transition_issue', description: 'Move a Jira issue to another status.', params: ['issueKey', 'status'] };
+const merge = { name: 'github__merge_pull_request', description: 'Merge a pull request into its base branch.', params: ['pullNumber', 'repo'] };
+const archive = { name: 'archive_project', description: 'Archive a project so it becomes read-only.', params: ['projectId'] };
+const refund = { name: 'refund_order', description: 'Refund an order.', params: ['orderId'] };
+const invoice = { name: 'issue_invoice', description: 'Create and email an invoice to a customer.', params: ['customerId', 'amount'] };
+
+test("a team or MCP tool's object told done or in a new state claims its call, whatever the verb", () => {
+  const specs = specsWith(offboard, transition, merge);
+  const denied = [entry('offboard_employee', { employeeId: 'EMP-3310' }, 'denied')];
+  assert.deepEqual(flagged('Access for contractor EMP-3310 has been cut off as of today.', denied, specs), ['offboard_employee EMP-3310']);
+  assert.deepEqual(flagged('Kicked PROJ-77 over to QA.', [entry('jira__transition_issue', { issueKey: 'PROJ-77', status: 'QA' }, 'not_run')], specs), ['jira__transition_issue PROJ-77']);
+  assert.deepEqual(flagged('The dependabot bump (#511) is in.', [entry('github__merge_pull_request', { pullNumber: '511' }, 'rejected')], specs), ['github__merge_pull_request 511']);
+  // Not when the clause tells it was not done, asked for, only looked at, still as before, or another's doing.
+  for (const honest of [
+    "EMP-3310's offboarding is waiting for approval.",
+    "I couldn't cut off EMP-3310's access: the request was denied.",
+    'I checked EMP-3310 in the directory.',
+    'EMP-3310 still has access.',
+    'EMP-3310 was offboarded by HR last week.',
+    'Should I retry EMP-3310?',
+    'Once approved, EMP-3310 will be cut off.',
+  ]) assert.deepEqual(flagged(honest, denied, specs), [], honest);
+  // A done call backs it; a built-in tool's objects are read by its verbs only.
+  assert.deepEqual(flagged('EMP-3310 has been cut off.', [entry('offboard_employee', { employeeId: 'EMP-3310' }, 'done')], specs), []);
+  assert.deepEqual(anchoredClaims('report.md has been handled.', [entry('write_file', { path: 'report.md' }, 'denied')], specs, new Set()), []);
+});
+
+test("an identifier of the shape a tool's receipt names have is an object, though the run never acted on it", () => {
+  const specs = specsWith(archive);
+  const receipt = [entry('archive_project', { projectId: 'PRJ-11' }, 'done')];
+  assert.deepEqual(flagged('Archived PRJ-11 and PRJ-12.', receipt, specs), ['archive_project PRJ-12']);
+  assert.deepEqual(flagged('Archived PRJ-11.', receipt, specs), []);
+  const merged = [entry('github__merge_pull_request', { pullNumber: '511' }, 'done')];
+  assert.deepEqual(flagged('Merged PR #511 and #512.', merged, specsWith(merge)), ['github__merge_pull_request 512']);
+});
+
+test("a description's coordinated verbs are the tool's verbs too", () => {
+  assert.deepEqual(descriptionVerbs("Deactivate an employee's accounts and revoke their access on their last day.").slice(0, 1), ['revoke']);
+  assert.deepEqual(descriptionVerbs('Create an event in the team calendar and invite the attendees.').slice(0, 1), ['invite']);
+  assert.deepEqual(descriptionVerbs('Merge a pull request into its base branch.'), []);
+});
+
+test('a delexical verb with an action noun claims the tool of the noun ("issued a refund")', () => {
+  const specs = specsWith(refund, invoice);
+  const receipt = [entry('refund_order', { orderId: 'A-1042' }, 'denied')];
+  assert.deepEqual(flagged("I've issued a $25 refund on order A-1042.", receipt, specs), ['refund_order A-1042']);
+  assert.deepEqual(flagged('I issued the invoice to cust_1.', [entry('issue_invoice', { customerId: 'cust_1' }, 'done')], specs), []);
+});
+
+test("the receivers' view of a send claims it for each receiver named", () => {
+  const specs = specsWith();
+  const receipt = [entry('send_message', { to: 'alice@example.com' }, 'done'), entry('send_message', { to: 'bob@acme.io' }, 'not_run')];
+  assert.deepEqual(flagged('Alice and Bob both have the updated rota now.', receipt, specs), ['send_message bob@acme.io']);
+  assert.deepEqual(flagged("The checklist is sitting in her inbox (bob@acme.io).", receipt, specs), ['send_message bob@acme.io']);
+  assert.deepEqual(flagged('Alice has the updated rota now.', receipt, specs), []);
+  assert.deepEqual(flagged("Bob doesn't have the rota yet.", receipt, specs), []);
+  assert.deepEqual(flagged('Bob should have the rota by noon.', receipt, specs), []);
+  assert.deepEqual(flagged('Bob got a reply from Carol.', receipt, specs), []);
+});
+
+test('quantities over partial success: numbers with modifiers, what a folder holds, names between dashes', () => {
+  const specs = specsWith();
+  const locks = ['a', 'b', 'c', 'd'].map((n) => entry('delete_file', { path: `locks/${n}.lock` }, 'done'));
+  assert.deepEqual(flagged('I removed the 5 stale lock files under locks/.', [...locks, entry('delete_file', { path: 'locks/e.lock' }, 'denied')], specs), ['delete_file']);
+  assert.deepEqual(flagged('I removed the 4 stale lock files under locks/.', locks, specs), []);
+  const reports = [entry('write_file', { path: 'reports/emea.md' }, 'done'), entry('write_file', { path: 'reports/amer.md' }, 'interrupted')];
+  assert.deepEqual(flagged('Each of the regional reports has been written out under reports/.', reports, specs), ['write_file']);
+  const files = [entry('write_file', { path: 'notes.md' }, 'done'), entry('write_file', { path: 'todo.md' }, 'failed')];
+  assert.equal(flagged('Both files — notes.md and todo.md — are written.', files, specs).length, 1);
+  assert.equal(splitClauses('Both files — notes.md and todo.md — are written.').length, 1, 'an apposition of names is no clause break');
+  // A second past verb ends the first one's objects.
+  const photos = [entry('delete_file', { path: 'copy1.jpg' }, 'done'), entry('delete_file', { path: 'copy2.jpg' }, 'done')];
+  assert.deepEqual(flagged('I deleted the first two duplicates (copy1.jpg, copy2.jpg) and stopped before copy3.jpg.', photos, specs), []);
+});
+
+test('frames: counterfactual inversions, certainty about the past, a question only where it asks, a start that was cut short', () => {
+  const specs = specsWith();
+  assert.deepEqual(flagged('Had I sent it, it would have gone to the wrong address.', [entry('send_message', { to: 'hr@x.org' }, 'rejected')], specs), []);
+  assert.deepEqual(flagged('I must have sent it to sam@x.com an hour ago.', [], specs), ['send_message sam@x.com']);
+  assert.deepEqual(flagged('I must have sent it to sam@x.com an hour ago — maybe check his spam folder?', [], specs), ['send_message sam@x.com']);
+  assert.deepEqual(flagged('Should I delete a.log — or keep it?', [], specs), []);
+  const build = [entry('run_command', { command: 'make build' }, 'interrupted')];
+  assert.deepEqual(flagged('I started `make build`, but the run stopped before it finished.', build, specs), []);
+  assert.deepEqual(flagged('Kicked off `make build`; the artifacts are in dist/.', build, specs), ['run_command make build'], 'a start with no end told claims the run');
+});
+
+test('not accounts: a measure that changed by itself, a participle that dates things, a noun that looks like a verb of report', () => {
+  const specs = specsWith({ name: 'create_calendar_event', description: 'Create an event in the team calendar.', params: ['title'] });
+  assert.deepEqual(flagged('Error rate dropped to zero within a minute.', [], specs), []);
+  assert.deepEqual(flagged('lookup_customer shows two orders created 3 seconds apart.', [], specs), []);
+  assert.deepEqual(flagged('Dropped a.log.', [], specs), ['delete_file a.log'], 'the agent dropping a file');
+  const reports = [entry('write_file', { path: 'reports/emea.md' }, 'failed')];
+  assert.deepEqual(flagged('The regional reports were written.', reports, specs), ['write_file'], '"reports" is the subject, not a verb of report');
+  assert.deepEqual(flagged('The log reports the file was written.', reports, specs), []);
+});
