@@ -51,7 +51,8 @@ export function splitClauses(answer: string): Clause[] {
       // "I ran `git pull` but it failed": the rest of the sentence takes the claim back.
       const takenBack = i + 1 < parts.length && i < parts.length - asides.length && TAKEN_BACK.test(parts[i + 1]!.trim());
       // "I must have sent it an hour ago — maybe check his spam folder?": only the part that asks is a question.
-      const asks = question && (i >= mainParts - 1 || QUESTION_START.test(part.trim()));
+      // (A part the next one continues with "but …" stays under the sentence's question mark.)
+      const asks = question && (i >= mainParts - 1 || QUESTION_START.test(part.trim()) || /^(?:but|however|although|though|whereas|yet)\b/i.test(parts[i + 1]?.trim() ?? ''));
       clauses.push({ text: part.trim(), question: asks, sentence, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
     });
   }
