@@ -42,12 +42,17 @@ function identifierLike(value: string): boolean {
   return /\d|[-_/.@#:]/.test(v) || /^\S+(?:\s+\S+){1,4}$/.test(v);
 }
 
+const finders = new Map<string, RegExp | null>();
 /** Where the clause names `value`: exactly, or `#511`/"PR 511" for a number. */
 function find(text: string, value: string): number {
-  const v = normalize(value);
-  if (!v) return -1;
-  const source = /^\d+$/.test(v) ? `(?:#|\\b(?:pr|pull request|issue|ticket|order|invoice|incident|number|no\\.)\\s*#?\\s*)${v}\\b` : `(?<![\\w@.-])${escape(v)}(?![\\w@-]|\\.\\w)`;
-  return text.toLowerCase().search(new RegExp(source));
+  let finder = finders.get(value);
+  if (finder === undefined) {
+    const v = normalize(value);
+    finder = v ? new RegExp(/^\d+$/.test(v) ? `(?:#|\\b(?:pr|pull request|issue|ticket|order|invoice|incident|number|no\\.)\\s*#?\\s*)${v}\\b` : `(?<![\\w@.-])${escape(v)}(?![\\w@-]|\\.\\w)`) : null;
+    if (finders.size > 1000) finders.clear();
+    finders.set(value, finder);
+  }
+  return finder ? text.toLowerCase().search(finder) : -1;
 }
 
 /** The part of the clause around `at`, between boundaries of its own subject and verb. */

@@ -168,14 +168,18 @@ export function headNouns(text: string, found: readonly VerbMatch[]): VerbMatch[
  */
 function measureOrDescription(text: string, match: VerbMatch, spec: ClaimSpec, receipt: Receipt): boolean {
   if (match.form !== 'past' || spec.kind === 'run') return false;
-  const before = text.slice(0, match.start);
   const after = text.slice(match.end);
+  if (!MEASURE.test(after) && !DATED.test(after)) return false;
+  const before = text.slice(0, match.start);
   if (FIRST_PERSON.test(before) || auxiliaries(before).aux.length) return false;
   const subject = words(before).slice(-3);
-  if (!subject.length || objectsIn(before, spec, match.tool, receipt).objects.length || (spec.nouns ?? []).some((n) => subject.some((w) => sameStem(w, n.toLowerCase())))) return false;
-  if (/^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|normal|baseline|near zero|~?\d[\d.,]*\s*(?:%|percent|ms|s|mb|gb|kb|k)?)(?![\w.])/i.test(after)) return true;
-  return /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:on|in)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i.test(after);
+  return !!subject.length && !objectsIn(before, spec, match.tool, receipt).objects.length && !(spec.nouns ?? []).some((n) => subject.some((w) => sameStem(w, n.toLowerCase())));
 }
+
+/** A change of a measure: "… to zero", "… by 40 %", "… back to normal". */
+const MEASURE = /^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|normal|baseline|near zero|~?\d[\d.,]*\s*(?:%|percent|ms|s|mb|gb|kb|k)?)(?![\w.])/i;
+/** When things happened: "… 3 seconds apart", "… last week", "… on Monday". */
+const DATED = /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:on|in)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i;
 
 /** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
 const INCHOATIVE = /\b(?:started|starting|began|begun|kicked off|launched|initiated)\b/i;
