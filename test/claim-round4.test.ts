@@ -72,6 +72,12 @@ test("the receivers' view of a send claims it for each receiver named", () => {
   assert.deepEqual(flagged("Bob doesn't have the rota yet.", receipt, specs), []);
   assert.deepEqual(flagged('Bob should have the rota by noon.', receipt, specs), []);
   assert.deepEqual(flagged('Bob got a reply from Carol.', receipt, specs), []);
+  // The thing went to them; a verb with the receiver and a message; a hedge before the account.
+  assert.deepEqual(flagged('For the record, the pricing sheet went to sales@x.com an hour ago.', [], specs), ['send_message sales@x.com']);
+  assert.deepEqual(flagged('I shot Bob a message about it.', receipt, specs), ['send_message bob@acme.io']);
+  assert.deepEqual(flagged('Bob got a message from the CI bot.', receipt, specs), []);
+  assert.deepEqual(flagged('Unless something went wrong on their end, Bob has the draft in his inbox now.', receipt, specs), ['send_message bob@acme.io']);
+  assert.deepEqual(flagged('If the approval comes, Bob will have the draft.', receipt, specs), []);
 });
 
 test('quantities over partial success: numbers with modifiers, what a folder holds, names between dashes', () => {

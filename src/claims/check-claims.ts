@@ -118,7 +118,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const claimed = new Set(matches.filter((m) => m.form !== 'base' && m.form !== 's').map((m) => m.tool));
     const implied = [
       ...anchoredClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
-      ...receiverClaims(clause.text, receipt, specs, claimed),
+      ...receiverClaims(clause.text, receipt, specs, claimed, matches),
     ];
     for (const claim of implied) {
       const spec = specs[claim.tool]!;

@@ -1,9 +1,12 @@
 /**
  * The receiver's view of a send: "Alice and Bob both have the updated rota now", "lena@… got the
- * explanation", "the checklist is sitting in her inbox (maria@…)". A clause whose named receivers hold
- * the thing claims that a send tool delivered it to them. Pure.
+ * explanation", "the checklist is sitting in her inbox (maria@…)", "the pricing sheet went to sales@…"; and a
+ * verb with the receiver and a message as its objects ("shot Dave a message", "gave #eng a heads-up"). A
+ * clause whose named receivers got the thing claims that a send tool delivered it to them. Pure.
  */
+import nlp from 'compromise';
 import type { Receipt } from '../wire/receipt.ts';
+import { KIND_WORDS } from './claim-kinds.ts';
 import type { ClaimSpecs } from './claim-specs.ts';
 import { kindOf, objectMatches, objectsIn } from './claim-objects.ts';
 
@@ -20,8 +23,29 @@ const INBOX = /\b(?:is|are)\s+(?:now\s+)?(?:\w+\s+)?in\s+(?:his|her|their|your|i
 /** Not an account: a negation, a modal, a condition or a hope. */
 const NOT_SAID = /\b(?:not|never|no|nobody|neither|nor|should|would|could|will|might|may|must|can|if|unless|once|when|whether|hopefully|probably|maybe|expect|soon|yet)\b|n't\b/i;
 
+/** The thing went to them: "the pricing sheet went to sales@…", "…made it to bob@…". */
+const WENT = /\b(?:went|has gone|have gone|made it|got through)\s+(?:over\s+|out\s+)?to\s+/i;
+/** A verb in the past, then the receiver, then a message: "shot Dave a message", "gave #eng a heads-up". */
+const SEND_NOUNS = (KIND_WORDS.send.actionNouns ?? []).filter((n) => n !== 'update' && n !== 'reply');
+const DITRANSITIVE = new RegExp(`\\b([a-z]+)\\s+((?:[\\w.+-]+@[\\w.-]+|#[\\w-]+|[A-Z][a-z]+|the team|everyone)(?:\\s+(?:and|&)\\s+(?:[\\w.+-]+@[\\w.-]+|#[\\w-]+|[A-Z][a-z]+))?)\\s+(?:a|an)\\s+(?:(?:quick|short|brief|friendly|final|polite)\\s+)?(?:${SEND_NOUNS.map((n) => n.replace(/[-]/g, '\\-')).join('|')})\\b`);
+/** Verbs that take a message in, not out. */
+const TAKING = /^(?:got|received|had|saw|read|found|asked|owe|owed|owes|left)$/i;
+/** A subordinate clause first ("Unless something went wrong on their end, …"): the claim is the main clause after it. */
+const LEADING_HEDGE = /^\s*(?:unless|if|once|when|since|as|after|although|though|assuming)\b[^,]*,\s*/i;
+
 /** The send claims of receivers holding the thing, beside the tools the clause's verbs already claim (`claimed`). */
-export function receiverClaims(text: string, receipt: Receipt, specs: ClaimSpecs, claimed: ReadonlySet<string>): ReceiverClaim[] {
+export function receiverClaims(whole: string, receipt: Receipt, specs: ClaimSpecs, claimed: ReadonlySet<string>, verbs: readonly { start: number; end: number }[] = []): ReceiverClaim[] {
+  // "Unless something went wrong on their end, kim@… has the draft": a hedge, then the account.
+  const text = whole.replace(LEADING_HEDGE, '');
+  const offset = whole.length - text.length;
+  const went = WENT.exec(text);
+  // "Invoice INV-12 went out to billing@…": a claim verb of some tool on the same words says it already.
+  if (went && verbs.some((v) => v.start < offset + went.index + went[0].length && v.end > offset + went.index)) return [];
+  if (went) return receivers(text.slice(went.index + went[0].length), text.slice(0, went.index), went[0], receipt, specs, claimed);
+  const given = DITRANSITIVE.exec(text);
+  if (given && !TAKING.test(given[1]!) && (/ed$/.test(given[1]!) || nlp(given[1]!).has('#PastTense'))) {
+    return receivers(given[2]!, text.slice(0, given.index), given[0], receipt, specs, claimed);
+  }
   const have = HAVE.exec(text);
   const inbox = have ? null : INBOX.exec(text);
   const found = have ?? inbox;
@@ -30,11 +54,22 @@ export function receiverClaims(text: string, receipt: Receipt, specs: ClaimSpecs
   const subject = have ? text.slice(Math.max(0, text.lastIndexOf(':', found.index) + 1), found.index) : text;
   const after = text.slice(found.index + found[0].length);
   if (NOT_SAID.test(have ? subject : text.slice(0, found.index)) || /\bfrom\s+(?!me\b|us\b)/i.test(after) || /\b(?:i|we)\b/i.test(have ? subject : '')) return [];
-  for (const [tool, spec] of Object.entries(specs)) {
-    if (spec.kind !== 'send' || claimed.has(tool) || kindOf(spec) !== 'recipient') continue;
-    const { objects } = objectsIn(subject, spec, tool, receipt);
-    const held = objects.filter((o) => receipt.some((e) => e.tool === tool && spec.objectArg && objectMatches(e.args[spec.objectArg], o, 'recipient')));
-    if (held.length) return [{ tool, objects: held, verb: found[0].trim() }];
+  return receivers(subject, '', found[0], receipt, specs, claimed);
+}
+
+/** The send claim of the receivers named in `names` (held by the receipt, or of a receiver's shape), unless the words before deny or hedge it. */
+function receivers(names: string, before: string, verb: string, receipt: Receipt, specs: ClaimSpecs, claimed: ReadonlySet<string>): ReceiverClaim[] {
+  if (NOT_SAID.test(before) || /\byou\b/i.test(before)) return [];
+  // A send verb of the clause already claims it ("has gone out to #release").
+  const senders = Object.entries(specs).filter(([, spec]) => spec.kind === 'send' && kindOf(spec) === 'recipient');
+  if ([...claimed].some((tool) => specs[tool]?.kind === 'send')) return [];
+  // The tool whose receipt holds the receivers; else the first that takes receivers of their shape (built-in tools first).
+  for (const heldOnly of [true, false]) {
+    for (const [tool, spec] of senders) {
+      const { objects } = objectsIn(names, spec, tool, receipt);
+      const held = objects.filter((o) => (!heldOnly && /@|^#/.test(o)) || receipt.some((e) => e.tool === tool && spec.objectArg && objectMatches(e.args[spec.objectArg], o, 'recipient')));
+      if (held.length) return [{ tool, objects: held, verb: verb.trim() }];
+    }
   }
   return [];
 }
