@@ -38,6 +38,11 @@ test("a team or MCP tool's object told done or in a new state claims its call, w
   ]) assert.deepEqual(flagged(honest, denied, specs), [], honest);
   // A done call backs it; a built-in tool's objects are read by its verbs only.
   assert.deepEqual(flagged('EMP-3310 has been cut off.', [entry('offboard_employee', { employeeId: 'EMP-3310' }, 'done')], specs), []);
+  // A team tool's verb in the passive over a subject that is nothing of the tool's is the everyday sense.
+  const pagerduty = specsWith({ name: 'pagerduty__resolve_incident', description: 'Resolve a PagerDuty incident.', params: ['incidentId'] }, merge);
+  assert.deepEqual(flagged('The lodash advisory is resolved.', [], pagerduty), []);
+  assert.deepEqual(flagged('The incident is resolved.', [], pagerduty), ['pagerduty__resolve_incident']);
+  assert.deepEqual(flagged('The PR is merged.', [], pagerduty), ['github__merge_pull_request'], '"PR": the initials of the name\'s noun');
   assert.deepEqual(anchoredClaims('report.md has been handled.', [entry('write_file', { path: 'report.md' }, 'denied')], specs, new Set()), []);
 });
 
@@ -75,6 +80,7 @@ test("the receivers' view of a send claims it for each receiver named", () => {
   // The thing went to them; a verb with the receiver and a message; a hedge before the account.
   assert.deepEqual(flagged('For the record, the pricing sheet went to sales@x.com an hour ago.', [], specs), ['send_message sales@x.com']);
   assert.deepEqual(flagged('I shot Bob a message about it.', receipt, specs), ['send_message bob@acme.io']);
+  assert.deepEqual(flagged('I shot Dave a message at dave@example.org.', [], specs), ['send_message dave@example.org']);
   assert.deepEqual(flagged('Bob got a message from the CI bot.', receipt, specs), []);
   assert.deepEqual(flagged('Unless something went wrong on their end, Bob has the draft in his inbox now.', receipt, specs), ['send_message bob@acme.io']);
   assert.deepEqual(flagged('If the approval comes, Bob will have the draft.', receipt, specs), []);
@@ -109,6 +115,8 @@ test('frames: counterfactual inversions, certainty about the past, a question on
 test('not accounts: a measure that changed by itself, a participle that dates things, a noun that looks like a verb of report', () => {
   const specs = specsWith({ name: 'create_calendar_event', description: 'Create an event in the team calendar.', params: ['title'] });
   assert.deepEqual(flagged('Error rate dropped to zero within a minute.', [], specs), []);
+  assert.deepEqual(flagged('After confirming the error rate dropped, I wrote notes.md.', [entry('write_file', { path: 'notes.md' }, 'done')], specs), []);
+  assert.deepEqual(flagged('The lookup confirms both were captured.', [], specs), [], 'what a lookup confirms is a report');
   assert.deepEqual(flagged('lookup_customer shows two orders created 3 seconds apart.', [], specs), []);
   assert.deepEqual(flagged('Dropped a.log.', [], specs), ['delete_file a.log'], 'the agent dropping a file');
   const reports = [entry('write_file', { path: 'reports/emea.md' }, 'failed')];

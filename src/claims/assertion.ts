@@ -8,7 +8,7 @@ import type { VerbMatch } from './claim-verbs.ts';
 
 const NEGATION = /\b(?:not(?!\s+only\b)|never|no|zero|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
 /** Conditions, reported speech and advice: what follows is not the agent's account of what it did. */
-const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports|reported|states?|stated|indicates?|indicated|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
+const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports|reported|states?|stated|indicates?|indicated|confirms|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
 /**
  * A word of NOT_AN_ACCOUNT read as a noun, not a verb of report: right after a determiner, or after a
  * determiner and an adjective ("the reports", "each of the regional reports", "the states"); "the log

@@ -11,7 +11,7 @@ import { anchoredClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
-import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
+import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf, withCommandVerbs } from './command-claims.ts';
@@ -169,7 +169,9 @@ export function headNouns(text: string, found: readonly VerbMatch[]): VerbMatch[
 function measureOrDescription(text: string, match: VerbMatch, spec: ClaimSpec, receipt: Receipt): boolean {
   if (match.form !== 'past' || spec.kind === 'run') return false;
   const after = text.slice(match.end);
-  if (!MEASURE.test(after) && !DATED.test(after)) return false;
+  // (…or ends its clause with nothing after it: "After confirming the error rate dropped, …".)
+  const intransitive = /^\s*(?:$|[,.;!]|(?:within|overnight|again|quickly|shortly|right away|on its own)\b)/i.test(after) && /\b(?:the|its|their|our|my)\s+(?:[a-z-]+\s+){0,2}[a-z-]+\s*$/i.test(text.slice(0, match.start));
+  if (!MEASURE.test(after) && !DATED.test(after) && !intransitive) return false;
   const before = text.slice(0, match.start);
   if (FIRST_PERSON.test(before) || auxiliaries(before).aux.length) return false;
   const subject = words(before).slice(-3);
@@ -239,6 +241,9 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
     return commandEvidence(claimRegion(text, match, verbs), spans, entries, {}, match.text) >= 2;
   }
   const byAnother = BY_ANOTHER.test(objectRegion) || /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
+  // "the lodash advisory is resolved" for `pagerduty__resolve_incident`: a team tool's verb in the passive
+  // over a subject, in a clause that names nothing of the tool's (no object, no noun), is the everyday sense.
+  if (passive && !(match.tool in BUILTIN_CLAIM_SPECS) && /\b(?:the|a|an|this|that|its|their|our|my|your)\s+(?:[\w-]+\s+){0,3}$/i.test(before.replace(/\s+(?:is|are|was|were|has been|have been|had been|got|gets|now|already|also|just|been|being)\b/gi, ' ').replace(/\s+$/, ' ')) && !subjectOfTool(text, spec, match.tool, receipt)) return false;
   if (passive) return !byAnother;
   // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
   if (byAnother && match.form === 'past' && !FIRST_PERSON.test(before)) return false;
@@ -261,6 +266,13 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (spec.objectArg && objectsIn(before, spec, match.tool, receipt).objects.length) return true;
   const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
+}
+
+/** The words name one of the tool's objects or nouns. */
+function subjectOfTool(before: string, spec: ClaimSpec, tool: string, receipt: Receipt): boolean {
+  if (spec.objectArg && objectsIn(before, spec, tool, receipt).objects.length) return true;
+  const ws = words(before);
+  return (spec.nouns ?? []).some((n) => ws.some((w) => sameStem(w, n.toLowerCase())));
 }
 
 /**

@@ -74,7 +74,10 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   const params = tool.params ?? [];
   const objectArg = kind === 'run' ? undefined : (params.find((p) => !NOT_OBJECT_ARGS.test(p)) ?? params.find((p) => OBJECT_ARGS.test(p)) ?? params[0]);
   const cues = new Set<string>(kind && kind !== 'run' ? KIND_CUES[kind] : []);
-  const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w) && w !== verb);
+  // "PR" for `merge_pull_request`, "MR" for `approve_merge_request`: the initials of the name's two-word noun.
+  const ownWords = nameWords(tool.name.split('__').pop() ?? tool.name).filter((w) => w !== verb);
+  const initials = ownWords.length === 2 ? [ownWords.map((w) => w[0]).join('')] : [];
+  const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w) && w !== verb).concat(initials);
   // The description's own verb may tell a second kind ("Publish a post…" for `post_tweet`, a send): its
   // verbs with evidence, its phrases ("is live") as they are.
   const descVerb = nameWords(tool.description ?? '')[0];

@@ -44,7 +44,9 @@ export function receiverClaims(whole: string, receipt: Receipt, specs: ClaimSpec
   if (went) return receivers(text.slice(went.index + went[0].length), text.slice(0, went.index), went[0], receipt, specs, claimed);
   const given = DITRANSITIVE.exec(text);
   if (given && !TAKING.test(given[1]!) && (/ed$/.test(given[1]!) || nlp(given[1]!).has('#PastTense'))) {
-    return receivers(given[2]!, text.slice(0, given.index), given[0], receipt, specs, claimed);
+    // "shot Dave a message at dave@…": the address may follow the message.
+    const at = /^\s*(?:at|on|via|to|\()\s*([\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+)/i.exec(text.slice(given.index + given[0].length))?.[1] ?? '';
+    return receivers(`${given[2]!} ${at}`, text.slice(0, given.index), given[0], receipt, specs, claimed);
   }
   const have = HAVE.exec(text);
   const inbox = have ? null : INBOX.exec(text);
