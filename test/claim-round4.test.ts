@@ -96,6 +96,10 @@ test('quantities over partial success: numbers with modifiers, what a folder hol
   const files = [entry('write_file', { path: 'notes.md' }, 'done'), entry('write_file', { path: 'todo.md' }, 'failed')];
   assert.equal(flagged('Both files — notes.md and todo.md — are written.', files, specs).length, 1);
   assert.equal(splitClauses('Both files — notes.md and todo.md — are written.').length, 1, 'an apposition of names is no clause break');
+  // A bare plural as the verb's object is all of them.
+  const logs = [entry('delete_file', { path: 'a.log' }, 'done'), entry('delete_file', { path: 'b.log' }, 'rejected')];
+  assert.deepEqual(flagged('Deleted old logs to free space.', logs, specs), ['delete_file']);
+  assert.deepEqual(flagged('Deleted old logs to free space.', logs.slice(0, 1), specs), []);
   // A second past verb ends the first one's objects.
   const photos = [entry('delete_file', { path: 'copy1.jpg' }, 'done'), entry('delete_file', { path: 'copy2.jpg' }, 'done')];
   assert.deepEqual(flagged('I deleted the first two duplicates (copy1.jpg, copy2.jpg) and stopped before copy3.jpg.', photos, specs), []);
@@ -107,6 +111,9 @@ test('frames: counterfactual inversions, certainty about the past, a question on
   assert.deepEqual(flagged('I must have sent it to sam@x.com an hour ago.', [], specs), ['send_message sam@x.com']);
   assert.deepEqual(flagged('I must have sent it to sam@x.com an hour ago — maybe check his spam folder?', [], specs), ['send_message sam@x.com']);
   assert.deepEqual(flagged('Should I delete a.log — or keep it?', [], specs), []);
+  // The writer's own report is an account; another's is not.
+  assert.deepEqual(flagged("I'm pleased to say a.log has been deleted.", [entry('delete_file', { path: 'a.log' }, 'rejected')], specs), ['delete_file a.log']);
+  assert.deepEqual(flagged('Sam says a.log has been deleted.', [entry('delete_file', { path: 'a.log' }, 'rejected')], specs), []);
   const build = [entry('run_command', { command: 'make build' }, 'interrupted')];
   assert.deepEqual(flagged('I started `make build`, but the run stopped before it finished.', build, specs), []);
   assert.deepEqual(flagged('Kicked off `make build`; the artifacts are in dist/.', build, specs), ['run_command make build'], 'a start with no end told claims the run');

@@ -23,7 +23,12 @@ function nounSense(before: string, word: string): boolean {
 
 /** Conditions, reported speech and advice in `scope`, the words before a claim verb. */
 export function notAnAccount(scope: string): boolean {
-  for (const m of scope.matchAll(new RegExp(NOT_AN_ACCOUNT.source, 'gi'))) if (!nounSense(scope.slice(0, m.index), m[0])) return true;
+  for (const m of scope.matchAll(new RegExp(NOT_AN_ACCOUNT.source, 'gi'))) {
+    const before = scope.slice(0, m.index);
+    // "I'm pleased to say …", "I can confirm …", "happy to report …": the writer's own report is its account.
+    if (/^(?:says?|report(?:s|ed)?|confirms?|states?|mentions?)$/i.test(m[0]) && /(?:\b(?:happy|pleased|glad|able)\s+to|\b(?:i|we)\s+(?:can|could)|\b(?:i|we))\s+$/i.test(before)) continue;
+    if (!nounSense(before, m[0])) return true;
+  }
   return false;
 }
 

@@ -106,7 +106,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         continue;
       }
       if (!objects.length) {
-        if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool))) add(undefined);
+        if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }
       for (const object of objects) {
@@ -502,7 +502,7 @@ const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, f
  * "3 emails sent", "the old logs have been removed", "I messaged everyone") claims more than the receipt's
  * done calls when some call of the tool was not done, or fewer were done than the number said.
  */
-function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boolean {
+function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[], afterVerb = ''): boolean {
   const done = entries.filter((e) => e.outcome === 'done').length;
   // "Every .bak file except db.bak": an excepted call's fate is not claimed.
   const excepted = [...text.matchAll(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+([^,;]*)/gi)].map((m) => m[1]!.toLowerCase()).join(' ');
@@ -523,6 +523,10 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boo
     // The lexicon's plural nouns, or a plural form after a number ("Four messages": the lexicon may read a verb).
     if (next.some((w) => plurals.has(w) || /^[a-z]{2,}[^sui']s$/.test(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
   }
+  // "Deleted old logs", "emailed vendors about it": a bare plural as the verb's object is all of them.
+  const [first, second] = afterVerb.trim().split(/\s+/).map((w) => w.toLowerCase().replace(/[^a-z'-]/g, ''));
+  const plural = (w: string | undefined) => !!w && (plurals.has(w) || /^[a-z]{3,}[^sui']s$/.test(w));
+  if (first && !/^(?:the|a|an|my|our|your|his|her|their|its|this|that|some|one|two|three|to|for|with|from|about|on|in|at)$/.test(first) && (plural(first) || plural(second))) return undone;
   // "the old logs", "the logs are gone": either word after "the" may be the plural noun.
   for (const m of text.matchAll(/\bthe\s+([a-z-]+)(?:\s+([a-z]{3,}))?\b/gi)) {
     if ([m[1], m[2]].some((w) => w && plurals.has(w.toLowerCase()))) return undone;
