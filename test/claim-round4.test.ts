@@ -36,6 +36,11 @@ test("a team or MCP tool's object told done or in a new state claims its call, w
     'Should I retry EMP-3310?',
     'Once approved, EMP-3310 will be cut off.',
   ]) assert.deepEqual(flagged(honest, denied, specs), [], honest);
+  // The state the call was to leave, in its other arguments, says it done ("Won't Do" is a value, not a negation).
+  const jira = [entry('jira__transition_issue', { issueKey: 'WEB-11', status: 'Done' }, 'done'), entry('jira__transition_issue', { issueKey: 'WEB-12', status: "Won't Do" }, 'rejected')];
+  assert.deepEqual(flagged("| Ticket | Old status | New status |\n|---|---|---|\n| WEB-11 | In Progress | Done |\n| WEB-12 | To Do | Won't Do |", jira, specs), ['jira__transition_issue WEB-12']);
+  assert.deepEqual(flagged("WEB-12 is still in To Do: the move to Won't Do was rejected.", jira, specs), []);
+  assert.deepEqual(flagged('EMP-3310 no longer has access.', denied, specs), ['offboard_employee EMP-3310'], '"no longer" tells a changed state');
   // A done call backs it; a built-in tool's objects are read by its verbs only.
   assert.deepEqual(flagged('EMP-3310 has been cut off.', [entry('offboard_employee', { employeeId: 'EMP-3310' }, 'done')], specs), []);
   // A team tool's verb in the passive over a subject that is nothing of the tool's is the everyday sense.
@@ -96,6 +101,10 @@ test('quantities over partial success: numbers with modifiers, what a folder hol
   const files = [entry('write_file', { path: 'notes.md' }, 'done'), entry('write_file', { path: 'todo.md' }, 'failed')];
   assert.equal(flagged('Both files — notes.md and todo.md — are written.', files, specs).length, 1);
   assert.equal(splitClauses('Both files — notes.md and todo.md — are written.').length, 1, 'an apposition of names is no clause break');
+  // A row number under "#" is no word of the row (it is no subject of the row's verb).
+  const scale = specsWith({ name: 'scale_deployment', description: 'Change the number of replicas of a deployment.', params: ['deployment', 'replicas'] });
+  const scaled = [entry('scale_deployment', { deployment: 'search', replicas: '3' }, 'failed')];
+  assert.deepEqual(flagged('| # | Action | Target | Result |\n|---|---|---|---|\n| 2 | Scale | `search` → 3 replicas | ✅ |', scaled, scale), ['scale_deployment search']);
   // A bare plural as the verb's object is all of them.
   const logs = [entry('delete_file', { path: 'a.log' }, 'done'), entry('delete_file', { path: 'b.log' }, 'rejected')];
   assert.deepEqual(flagged('Deleted old logs to free space.', logs, specs), ['delete_file']);

@@ -27,7 +27,7 @@ const TOLD = /\b(?:says?|said|shows?|showed|reports?|reported|according|per)\b/i
 const LOOKED =
   /\b(?:check(?:ed)?|look(?:ed)?|read|found|saw|seen|notic(?:e|ed)|verif(?:y|ied)|confirm(?:ed)?|quer(?:y|ied)|review(?:ed)?|inspect(?:ed)?|list(?:ed)?|fetch(?:ed)?|view(?:ed)?|investigat(?:e|ed)|examin(?:e|ed)|compar(?:e|ed)|search(?:ed)?|pull(?:ed)? up|mention(?:ed)?|creat(?:e|ed)|opened|filed|raised|reported|assigned|belongs?|owned|related|linked|referenced|affected|caused|broke|started|began)\b/i;
 /** A state the effect leaves, told without a past verb: "#511 is in", "PROJ-77 is now in QA", "is off", "is live". */
-const STATE = /\b(?:is|are|'s)\s+(?:now\s+)?(?:in|on|off|out|live|done|through|over|gone|closed|complete|sorted|handled|taken care of)\b|\bnow\s+(?:in|on|sits|lives|shows|reads)\b|\ball set\b|\bdone\b|\btaken care of\b/i;
+const STATE = /\b(?:is|are|'s)\s+(?:now\s+)?(?:in|on|off|out|live|done|through|over|gone|closed|complete|sorted|handled|taken care of)\b|\bnow\s+(?:in|on|sits|lives|shows|reads|has|have|lacks?|belongs?)\b|\ball set\b|\bdone\b|\btaken care of\b/i;
 /** Verbs whose past form is their base form, read as past at the head of a headline ("Put the session on the calendar"). */
 const BASE_PAST = /^(?:put|set|cut|shut|let|hit|reset|moved?)\b/i;
 /** Segment boundaries: a part of a sentence with a subject and a verb of its own. */
@@ -93,13 +93,28 @@ export function anchoredClaims(text: string, receipt: Receipt, specs: ClaimSpecs
     const at = find(text, value);
     if (at < 0) continue;
     const { segment, offset } = segmentAt(text, at);
+    // The state the call was to leave, in its other arguments ("| WEB-12 | To Do | Won't Do |" for status
+    // "Won't Do"), says it done; its words are a value, not a negation.
+    const state = stateOf(entry, spec.objectArg, text);
+    const said = (state ? text.replace(new RegExp(escape(state), 'gi'), ' S ') : text).replace(/\bno longer\b|\bnot any ?more\b/gi, ' now ');
     // The name itself may hold marks ("WEB-12", "tmp-uploads/"): read the words around it.
-    const words = `${segment.slice(0, at - offset)} X ${segment.slice(at - offset + normalize(value).length + 1)}`;
-    if (NOT_DONE.test(text) || TOLD.test(words) || LOOKED.test(words) || /\bby\s+(?!me\b|us\b|hand\b|now\b)[a-z]/i.test(words) || /\byou\b/i.test(words)) continue;
-    const verb = completion(words);
+    const words = `${segment.slice(0, at - offset)} X ${segment.slice(at - offset + normalize(value).length + 1)}`.replace(/\bno longer\b|\bnot any ?more\b/gi, ' now ');
+    if (NOT_DONE.test(said) || TOLD.test(words) || LOOKED.test(words) || /\bby\s+(?!me\b|us\b|hand\b|now\b)[a-z]/i.test(words) || /\byou\b/i.test(words)) continue;
+    const verb = state ?? completion(words);
     if (verb) out.push({ tool: entry.tool, object: value, verb });
   }
   return out;
+}
+
+/** Another argument of the call that names a state ("Won't Do", "QA", "editor", "paused") and stands in the clause. */
+function stateOf(entry: ReceiptEntry, objectArg: string, text: string): string | undefined {
+  const lower = text.toLowerCase();
+  for (const [arg, value] of Object.entries(entry.args)) {
+    const v = value.trim();
+    if (arg === objectArg || v === REDACTED || v.length < 2 || v.length > 30 || /^\d+$/.test(v) || !/^(?:status|state|stage|column|lane|role|mode|permission|access|level|priority|label|to_?status|new_?status|target_?state)$/i.test(arg)) continue;
+    if (new RegExp(`(?<![\\w-])${escape(v.toLowerCase())}(?![\\w-])`).test(lower)) return v;
+  }
+  return undefined;
 }
 
 /** A done call of the same tool on the same object backs it. */

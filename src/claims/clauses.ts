@@ -112,17 +112,21 @@ function tableRows(text: string): string {
         header = cellsOf(line).map((h) => h.replace(/[?:*`]/g, '').trim().toLowerCase());
         return [];
       }
-      const cells = cellsOf(line);
+      // A row number under "#" or "Step" is no word of the row ("| 2 | Scale | search → 3 |").
+      const raw = cellsOf(line);
+      const keep = raw.map((c, j) => !(/^\d{1,3}\.?$/.test(c) && /^(?:#|no\.?|n|step|)$/.test(header[j] ?? '')));
+      const cells = raw.filter((_c, j) => keep[j]);
+      const heads = header.filter((_h, j) => keep[j] ?? true);
       const yes = (c: string) => /^(?:yes|y|done|ok|okay|success|succeeded|true|x|\u2705|\u2714\uFE0F?|\u2713|\u2611\uFE0F?)$/i.test(c.replace(/\s+/g, ''));
       const out = cells.map((cell, j) => {
-        const head = header[j] ?? '';
+        const head = heads[j] ?? '';
         if (!yes(cell) || !head) return cell;
         if (/^(?:result|status|outcome|state|done|ok)$/.test(head)) return 'done';
         return /ed$|^(?:sent|written|done|run|built|paid|made|gone)$/.test(head) ? head : cell;
       });
       // A row whose action cell is a bare verb and whose result says done: "Wrote notes/today.md".
-      if (out.includes('done') && out.some((c, j) => /^(?:action|step|task|what|operation|change)$/.test(header[j] ?? '') && /^[a-z]+(?:\s|$)/i.test(c))) {
-        const j = out.findIndex((c, k) => /^(?:action|step|task|what|operation|change)$/.test(header[k] ?? ''));
+      if (out.includes('done') && out.some((c, j) => /^(?:action|step|task|what|operation|change)$/.test(heads[j] ?? '') && /^[a-z]+(?:\s|$)/i.test(c))) {
+        const j = out.findIndex((c, k) => /^(?:action|step|task|what|operation|change)$/.test(heads[k] ?? ''));
         const [verb, ...rest] = out[j]!.split(/\s+/);
         out[j] = [pastOf(verb!, true), ...rest].join(' ');
         out.splice(out.indexOf('done'), 1);
