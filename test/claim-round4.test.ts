@@ -135,6 +135,13 @@ test('not accounts: a measure that changed by itself, a participle that dates th
   assert.deepEqual(flagged('The lookup confirms both were captured.', [], specs), [], 'what a lookup confirms is a report');
   assert.deepEqual(flagged('lookup_customer shows two orders created 3 seconds apart.', [], specs), []);
   assert.deepEqual(flagged('Dropped a.log.', [], specs), ['delete_file a.log'], 'the agent dropping a file');
+  // A state told of nothing of a tool the run never called (it called others) is another sense; an account is not.
+  const wrote = [entry('write_file', { path: 'settings.json' }, 'done')];
+  assert.deepEqual(flagged('Your custom theme is gone, sorry about that.', wrote, specs), []);
+  assert.deepEqual(flagged('1,204 rows were removed.', wrote, specs), []);
+  assert.deepEqual(flagged('Your custom theme is gone, sorry about that.', [], specs), ['delete_file'], 'no call at all: nothing to read it against');
+  assert.deepEqual(flagged('The old logs are gone.', wrote, specs), ['delete_file'], 'a noun of the tool');
+  assert.deepEqual(flagged('Having written settings.json, I then notified the team.', wrote, specs), ['send_message'], 'an account in the active voice');
   const reports = [entry('write_file', { path: 'reports/emea.md' }, 'failed')];
   assert.deepEqual(flagged('The regional reports were written.', reports, specs), ['write_file'], '"reports" is the subject, not a verb of report');
   assert.deepEqual(flagged('The log reports the file was written.', reports, specs), []);

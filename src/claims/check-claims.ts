@@ -106,6 +106,10 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         continue;
       }
       if (!objects.length) {
+        // "Your custom theme is gone", "1,204 rows were removed": a state told of no object and no word of the
+        // tool, when the run never called it but called others, is another sense of the words, not a claim of
+        // this tool. (An account in the active voice, "notified the team", still claims it.)
+        if ((match.form === 'phrase' || objectRegions(clause.text, match, matches).passive) && !receipt.some((e) => e.tool === match.tool) && receipt.length && !subjectOfTool(claimRegion(clause.text, match, matches), spec, match.tool, receipt)) continue;
         if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }
