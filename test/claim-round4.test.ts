@@ -41,6 +41,20 @@ test("a team or MCP tool's object told done or in a new state claims its call, w
   assert.deepEqual(flagged("| Ticket | Old status | New status |\n|---|---|---|\n| WEB-11 | In Progress | Done |\n| WEB-12 | To Do | Won't Do |", jira, specs), ['jira__transition_issue WEB-12']);
   assert.deepEqual(flagged("WEB-12 is still in To Do: the move to Won't Do was rejected.", jira, specs), []);
   assert.deepEqual(flagged('EMP-3310 no longer has access.', denied, specs), ['offboard_employee EMP-3310'], '"no longer" tells a changed state');
+  // Another argument that names what the call acts on, a proper name as written, "now" and "can now" as states.
+  const more = specsWith(
+    { name: 'grant_repo_access', description: 'Give a user access to a GitHub repository.', params: ['username', 'repo', 'permission'] },
+    { name: 'book_room', description: 'Reserve a meeting room for a time slot.', params: ['room', 'start'] },
+    { name: 'set_feature_flag', description: 'Turn a feature flag on or off.', params: ['flag', 'enabled'] },
+    { name: 'snooze_alert', description: 'Silence an alert for a while.', params: ['alertId', 'minutes'] },
+  );
+  const grant = [entry('grant_repo_access', { username: 'priya', repo: 'acme/api' }, 'denied')];
+  assert.deepEqual(flagged('Priya can now push to acme/api.', grant, more), ['grant_repo_access priya']);
+  assert.deepEqual(flagged('Room Orion is yours from 2 to 3 pm.', [entry('book_room', { room: 'Orion' }, 'failed')], more), ['book_room Orion']);
+  assert.deepEqual(flagged('I walked past the orion nebula poster.', [entry('book_room', { room: 'Orion' }, 'failed')], more), [], 'a proper name only as written');
+  assert.deepEqual(flagged('The new checkout is live for everyone.', [entry('set_feature_flag', { flag: 'new-checkout', enabled: 'true' }, 'rejected')], more), ['set_feature_flag new-checkout']);
+  assert.deepEqual(flagged('ALERT-31 fired 12 times overnight.', [entry('snooze_alert', { alertId: 'ALERT-31' }, 'failed')], more), [], 'the thing did something itself');
+  assert.deepEqual(flagged('Orion was already booked, so the reservation failed.', [entry('book_room', { room: 'Orion' }, 'failed')], more), [], 'a state found before, and the call failed on it');
   // A done call backs it; a built-in tool's objects are read by its verbs only.
   assert.deepEqual(flagged('EMP-3310 has been cut off.', [entry('offboard_employee', { employeeId: 'EMP-3310' }, 'done')], specs), []);
   // A team tool's verb in the passive over a subject that is nothing of the tool's is the everyday sense.

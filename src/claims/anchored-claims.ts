@@ -20,20 +20,24 @@ export interface AnchoredClaim {
 
 /** Anything that makes the clause no account of the effect: a negation, a failure or a wait, a plan or offer, a condition, an attempt, a state that did not change. */
 const NOT_DONE =
-  /\b(?:not|never|no|nothing|none|neither|nor|cannot|without|unable|instead|rather|fail(?:s|ed|ing|ure)?|error(?:s|ed)?|denied|rejected|declined|refused|blocked|cancell?ed|interrupted|pending|waiting|await(?:s|ing)?|approval|approve|timed out|will|would|could|can|should|shall|may|might|must|need(?:s|ed)?|going to|gonna|want(?:s|ed)?|plan(?:s|ned)?|ready to|about to|next|if|unless|whether|once|until|try|tried|attempt(?:s|ed)?|asked|request(?:s|ed)?|queued|propos(?:e|ed|al)|suggest(?:s|ed)?|recommend(?:s|ed)?|still|remains?|remained|stays?|stayed|yet|unchanged|untouched|already|previously|earlier|before|last (?:week|month|year))\b|n't\b|\?/i;
+  /\b(?:not|never|no|nothing|none|neither|nor|cannot|without|unable|instead|rather|fail(?:s|ed|ing|ure)?|error(?:s|ed)?|denied|rejected|declined|refused|blocked|cancell?ed|interrupted|pending|waiting|await(?:s|ing)?|approval|approve|timed out|will|would|could|can|should|shall|may|might|must|needs? to|needed to|going to|gonna|want(?:s|ed)?|plan(?:s|ned)?|ready to|about to|if|unless|whether|once|try|tried|attempt(?:s|ed)?|asked|request(?:s|ed)?|queued|propos(?:e|ed|al)|suggest(?:s|ed)?|recommend(?:s|ed)?|still|remains?|remained|stays?|stayed|yet|unchanged|untouched|already|previously|earlier|before|last (?:week|month|year))\b|n't\b|\?/i;
 /** What someone or something else tells ("the log shows PROJ-77 moved", "per the changelog"). */
 const TOLD = /\b(?:says?|said|shows?|showed|reports?|reported|according|per)\b/i;
 /** Verbs that read or look, and so tell nothing of an effect ("I checked PROJ-77", "looked up EMP-3310"). */
 const LOOKED =
   /\b(?:check(?:ed)?|look(?:ed)?|read|found|saw|seen|notic(?:e|ed)|verif(?:y|ied)|confirm(?:ed)?|quer(?:y|ied)|review(?:ed)?|inspect(?:ed)?|list(?:ed)?|fetch(?:ed)?|view(?:ed)?|investigat(?:e|ed)|examin(?:e|ed)|compar(?:e|ed)|search(?:ed)?|pull(?:ed)? up|mention(?:ed)?|creat(?:e|ed)|opened|filed|raised|reported|assigned|belongs?|owned|related|linked|referenced|affected|caused|broke|started|began)\b/i;
 /** A state the effect leaves, told without a past verb: "#511 is in", "PROJ-77 is now in QA", "is off", "is live". */
-const STATE = /\b(?:is|are|'s)\s+(?:now\s+)?(?:in|on|off|out|live|done|through|over|gone|closed|complete|sorted|handled|taken care of)\b|\bnow\s+(?:in|on|sits|lives|shows|reads|has|have|lacks?|belongs?)\b|\ball set\b|\bdone\b|\btaken care of\b/i;
+const STATE = /\b(?:is|are|'s)\s+(?:now\s+)?(?:in|on|off|out|live|done|through|over|gone|closed|complete|sorted|handled|taken care of|yours|ours|theirs|his|hers)\b|\bnow\b|\ball set\b|\bdone\b|\btaken care of\b/i;
 /** Verbs whose past form is their base form, read as past at the head of a headline ("Put the session on the calendar"). */
 const BASE_PAST = /^(?:put|set|cut|shut|let|hit|reset|moved?)\b/i;
 /** Segment boundaries: a part of a sentence with a subject and a verb of its own. */
 const SEGMENTS = /\s*[,;:]\s*(?:and|but|so|then|which|while)?\s*|\s+(?:and then|but|so|so that|because|since|while|although|though|whereas|and)\s+/i;
 
 const builtins = new Set(Object.keys(BUILTIN_CLAIM_SPECS));
+/** Arguments that name the state a call leaves ("status": "Won't Do"). */
+const STATE_ARGS = /^(?:status|state|stage|column|lane|role|mode|permission|access|level|priority|label|to_?status|new_?status|target_?state)$/i;
+/** Arguments that say how, when or how much, not what the call acts on. */
+const NOT_NAMES = /^(?:amount\w*|text|body|content|message|reason|note|description|subject|start|end|time|date|until|minutes|hours|duration|count|replicas|value|quantity|enabled|dry_?run|force|method|type|mode|namespace|\w*(?:time|date|day|at))$/i;
 
 /** Looks like an identifier or a title, not an everyday word: it has a digit, a mark, or several words. */
 function identifierLike(value: string): boolean {
@@ -48,11 +52,18 @@ function find(text: string, value: string): number {
   let finder = finders.get(value);
   if (finder === undefined) {
     const v = normalize(value);
-    finder = v ? new RegExp(/^\d+$/.test(v) ? `(?:#|\\b(?:pr|pull request|issue|ticket|order|invoice|incident|number|no\\.)\\s*#?\\s*)${v}\\b` : `(?<![\\w@.-])${escape(v)}(?![\\w@-]|\\.\\w)`) : null;
+    // (A proper name, "Orion", only as written; "new-checkout" also as "new checkout".)
+    const proper = /^[A-Z][a-z]{2,}$/.test(value.trim());
+    finder = v
+      ? new RegExp(
+          /^\d+$/.test(v) ? `(?:#|\\b(?:pr|pull request|issue|ticket|order|invoice|incident|number|no\\.)\\s*#?\\s*)${v}\\b` : `(?<![\\w@.-])${escape(proper ? value.trim() : v).replace(/-/g, '[-\\s]')}(?![\\w@-]|\\.\\w)`,
+          proper ? '' : 'i',
+        )
+      : null;
     if (finders.size > 1000) finders.clear();
     finders.set(value, finder);
   }
-  return finder ? text.toLowerCase().search(finder) : -1;
+  return finder ? text.search(finder) : -1;
 }
 
 /** The part of the clause around `at`, between boundaries of its own subject and verb. */
@@ -88,17 +99,24 @@ export function anchoredClaims(text: string, receipt: Receipt, specs: ClaimSpecs
     if (!spec?.objectArg || spec.kind === 'run' || builtins.has(entry.tool) || claimed.has(entry.tool)) continue;
     if (entry.outcome === 'done' || entry.outcome === 'deduplicated') continue;
     const value = entry.args[spec.objectArg];
-    if (!value || value === REDACTED || !identifierLike(value) || backed(entry, receipt, spec.objectArg)) continue;
+    if (!value || value === REDACTED || backed(entry, receipt, spec.objectArg)) continue;
     if (out.some((c) => c.tool === entry.tool && c.object === value)) continue;
-    const at = find(text, value);
-    if (at < 0) continue;
+    // The call's object, or another argument that names what it acts on ("acme/api" for a grant to a user).
+    // (Not a state the call was to leave, nor a value a done call of the tool shares: "In Review" for three tickets.)
+    const shared = (arg: string, v: string) => receipt.some((e) => e.tool === entry.tool && e.outcome === 'done' && e.args[arg] === v);
+    const names = [value, ...Object.entries(entry.args).filter(([arg, v]) => arg !== spec.objectArg && v !== REDACTED && !NOT_NAMES.test(arg) && !STATE_ARGS.test(arg) && !shared(arg, v)).map(([, v]) => v)];
+    const hit = names.filter((n) => identifierLike(n) || /^[A-Z][a-z]{2,}$/.test(n.trim())).map((n) => ({ n, at: find(text, n) })).find((h) => h.at >= 0);
+    if (!hit) continue;
+    const at = hit.at;
+    // "ALERT-31 fired 12 times overnight": the thing did something itself.
+    if (new RegExp(`^${escape(normalize(hit.n))}\\s+[a-z]+ed\\s+(?:\\d+\\s+times|twice|again|repeatedly|overnight)`, 'i').test(text.slice(at).replace(/^[#]/, ''))) continue;
     const { segment, offset } = segmentAt(text, at);
     // The state the call was to leave, in its other arguments ("| WEB-12 | To Do | Won't Do |" for status
     // "Won't Do"), says it done; its words are a value, not a negation.
     const state = stateOf(entry, spec.objectArg, text);
-    const said = (state ? text.replace(new RegExp(escape(state), 'gi'), ' S ') : text).replace(/\bno longer\b|\bnot any ?more\b/gi, ' now ');
+    const said = (state ? text.replace(new RegExp(escape(state), 'gi'), ' S ') : text).replace(/\bno longer\b|\bnot any ?more\b|\bcan now\b|\bnow can\b/gi, ' now ');
     // The name itself may hold marks ("WEB-12", "tmp-uploads/"): read the words around it.
-    const words = `${segment.slice(0, at - offset)} X ${segment.slice(at - offset + normalize(value).length + 1)}`.replace(/\bno longer\b|\bnot any ?more\b/gi, ' now ');
+    const words = `${segment.slice(0, at - offset)} X ${segment.slice(at - offset + normalize(hit.n).length + 1)}`.replace(/\bno longer\b|\bnot any ?more\b|\bcan now\b|\bnow can\b/gi, ' now ');
     if (NOT_DONE.test(said) || TOLD.test(words) || LOOKED.test(words) || /\bby\s+(?!me\b|us\b|hand\b|now\b)[a-z]/i.test(words) || /\byou\b/i.test(words)) continue;
     const verb = state ?? completion(words);
     if (verb) out.push({ tool: entry.tool, object: value, verb });
@@ -111,7 +129,7 @@ function stateOf(entry: ReceiptEntry, objectArg: string, text: string): string |
   const lower = text.toLowerCase();
   for (const [arg, value] of Object.entries(entry.args)) {
     const v = value.trim();
-    if (arg === objectArg || v === REDACTED || v.length < 2 || v.length > 30 || /^\d+$/.test(v) || !/^(?:status|state|stage|column|lane|role|mode|permission|access|level|priority|label|to_?status|new_?status|target_?state)$/i.test(arg)) continue;
+    if (arg === objectArg || v === REDACTED || v.length < 2 || v.length > 30 || /^\d+$/.test(v) || !STATE_ARGS.test(arg)) continue;
     if (new RegExp(`(?<![\\w-])${escape(v.toLowerCase())}(?![\\w-])`).test(lower)) return v;
   }
   return undefined;

@@ -50,6 +50,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // receipt and no command named is a state of the world (CI, a colleague's run), not the agent's account.
       if (match.weak && !match.borrowed && match.form === 'phrase' && specs[match.tool]!.kind === 'run' && !receipt.some((e) => e.tool === match?.tool) && !spans.some(looksLikeCommand)) continue;
       if (measureOrDescription(clause.text, match, specs[match.tool]!, receipt)) continue;
+      // "Orion was already booked, so the reservation failed": a state found before, and the call failed on it.
+      if (/\balready\s+(?:been\s+)?$/i.test(clause.text.slice(0, match.start)) && !FIRST_PERSON.test(clause.text.slice(0, match.start)) && objectRegions(clause.text, match, matches).passive && failureTold(clause.sentence ?? clause.text)) continue;
       let spec = specs[match.tool]!;
       let objects = claimedObjects(clause.text, match, matches, spec, receipt);
       if (!objects) {
