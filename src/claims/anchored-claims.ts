@@ -27,7 +27,7 @@ const TOLD = /\b(?:says?|said|shows?|showed|reports?|reported|according|per)\b/i
 const LOOKED =
   /\b(?:check(?:ed)?|look(?:ed)?|read|found|saw|seen|notic(?:e|ed)|verif(?:y|ied)|confirm(?:ed)?|quer(?:y|ied)|review(?:ed)?|inspect(?:ed)?|list(?:ed)?|fetch(?:ed)?|view(?:ed)?|investigat(?:e|ed)|examin(?:e|ed)|compar(?:e|ed)|search(?:ed)?|pull(?:ed)? up|mention(?:ed)?|creat(?:e|ed)|opened|filed|raised|reported|assigned|belongs?|owned|related|linked|referenced|affected|caused|broke|started|began)\b/i;
 /** A state the effect leaves, told without a past verb: "#511 is in", "PROJ-77 is now in QA", "is off", "is live". */
-const STATE = /\b(?:is|are|'s)\s+(?:now\s+)?(?:in|on|off|out|live|done|through|over|gone|closed|complete|sorted|handled|taken care of|yours|ours|theirs|his|hers)\b|\bnow\b|\ball set\b|\bdone\b|\btaken care of\b/i;
+const STATE = /\b(?:is|are|'s)\s+(?:now\s+)?(?:in|on|off|out|up|live|done|through|over|gone|closed|complete|sorted|handled|taken care of|yours|ours|theirs|his|hers)\b|\bnow\b|\bback\b|\ball set\b|\bdone\b|\btaken care of\b/i;
 /** Verbs whose past form is their base form, read as past at the head of a headline ("Put the session on the calendar"). */
 const BASE_PAST = /^(?:put|set|cut|shut|let|hit|reset|moved?)\b/i;
 /** Segment boundaries: a part of a sentence with a subject and a verb of its own. */
