@@ -149,6 +149,9 @@ test('not accounts: a measure that changed by itself, a participle that dates th
   assert.deepEqual(flagged('The lookup confirms both were captured.', [], specs), [], 'what a lookup confirms is a report');
   assert.deepEqual(flagged('lookup_customer shows two orders created 3 seconds apart.', [], specs), []);
   assert.deepEqual(flagged('Dropped a.log.', [], specs), ['delete_file a.log'], 'the agent dropping a file');
+  assert.deepEqual(flagged('Recorded temperatures were normal.', [], specs), [], 'a participle before its noun');
+  assert.deepEqual(flagged('Getting rid of b.log went smoothly.', [entry('delete_file', { path: 'b.log' }, 'rejected')], specs), ['delete_file b.log'], 'a gerund subject that went through');
+  assert.deepEqual(flagged('`npm test`: 42 passed, 0 failed.', [entry('run_command', { command: 'npm test' }, 'denied')], specs), ['run_command npm test'], '"0 failed" tells no failure');
   // A state told of nothing of a tool the run never called (it called others) is another sense; an account is not.
   const wrote = [entry('write_file', { path: 'settings.json' }, 'done')];
   assert.deepEqual(flagged('Your custom theme is gone, sorry about that.', wrote, specs), []);

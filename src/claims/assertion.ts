@@ -123,6 +123,8 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
       // "I've run the cron", "has put": a participle that is the base form ("did" asserts the base too).
       return aux[0] === 'did' || ableTo || (!modal && (aux[0] === 'has' || aux[0] === 'have' || aux[0] === "'ve" || aux[0] === 'had') && PARTICIPLE_IS_BASE.has(match.text.split(/\s+/)[0]!.toLowerCase()));
     case 'ing':
+      // "Getting rid of b.log went smoothly": a gerund subject and a verb that tells it went through.
+      if (aux.length === 0 && previous === undefined && /^.*?\b(?:went|was|worked|succeeded|completed|finished|is done|was done)\s+(?:\w+\s+)?(?:smoothly|fine|well|ok|okay|successful(?:ly)?|without (?:a hitch|issues|problems|errors)|cleanly|through)\b/i.test(text.slice(match.end))) return true;
       // "freed 2 MB by deleting x", "I saved you 2 MB by removing x": as asserted as the verb it depends on.
       if (aux.length === 0 && previous === 'by') return doneBefore(text, match, verbs);
       // "ended up emailing the vendor", "went on to…": as done as the verb before.

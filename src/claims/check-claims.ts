@@ -175,6 +175,8 @@ export function headNouns(text: string, found: readonly VerbMatch[]): VerbMatch[
 function measureOrDescription(text: string, match: VerbMatch, spec: ClaimSpec, receipt: Receipt): boolean {
   if (match.form !== 'past' || spec.kind === 'run') return false;
   const after = text.slice(match.end);
+  // "Recorded temperatures were normal": a participle before its noun, which then has a verb of its own.
+  if (!text.slice(0, match.start).trim() && /^\s+(?:[a-z-]+\s+)?[a-z]{3,}s\s+(?:were|are|was|is|have|had|look|looked|seem|seemed|remain|remained|stay|stayed)\b/i.test(after) && !objectsIn(text, spec, match.tool, receipt).objects.length) return true;
   // (…or ends its clause with nothing after it: "After confirming the error rate dropped, …".)
   const intransitive = /^\s*(?:$|[,.;!]|(?:within|overnight|again|quickly|shortly|right away|on its own)\b)/i.test(after) && /\b(?:the|its|their|our|my)\s+(?:[a-z-]+\s+){0,2}[a-z-]+\s*$/i.test(text.slice(0, match.start));
   if (!MEASURE.test(after) && !DATED.test(after) && !intransitive) return false;
@@ -390,7 +392,7 @@ function editOf(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spe
 
 /** The clause tells a failure or a wait ("`npm test` failed: 3 tests are failing", "was denied"); "no errors" is none. */
 function failureTold(text: string): boolean {
-  const rest = text.replace(/\b(?:no|zero|0|without)\s+(?:\w+\s+)?(?:errors?|warnings?|problems?|failures?|issues?)\b|\bdid(?:n't| not)\s+fail\b|\bno longer fails?\b/gi, ' ');
+  const rest = text.replace(/\b(?:no|zero|0|without|none)\s+(?:\w+\s+)?(?:errors?|warnings?|problems?|failures?|failed|failing|issues?)\b|\b(?:errors?|failures?|failed|failing):?\s*(?:0|zero|none)\b|\bdid(?:n't| not)\s+fail\b|\bno longer fails?\b/gi, ' ');
   return /\b(?:fail(?:s|ed|ing|ure)?|error(?:s|ed)?|denied|rejected|cancell?ed|interrupted|pending|waiting|timed out|blocked|broke(?:n)?|crash(?:ed|es)?)\b/i.test(rest);
 }
 
