@@ -115,6 +115,15 @@ test('quantities over partial success: numbers with modifiers, what a folder hol
   const files = [entry('write_file', { path: 'notes.md' }, 'done'), entry('write_file', { path: 'todo.md' }, 'failed')];
   assert.equal(flagged('Both files — notes.md and todo.md — are written.', files, specs).length, 1);
   assert.equal(splitClauses('Both files — notes.md and todo.md — are written.').length, 1, 'an apposition of names is no clause break');
+  // What names a whole, "a dozen", "all but", receivers told by a quantity.
+  const temps = [entry('delete_file', { path: 'tmp/a.tmp' }, 'done'), entry('delete_file', { path: 'tmp/b.tmp' }, 'done'), entry('delete_file', { path: 'tmp/c.tmp' }, 'rejected')];
+  assert.deepEqual(flagged('Cleaned up the whole tmp/ folder.', temps, specs), ['delete_file']);
+  assert.deepEqual(flagged('Deleted the rest of the temp files too.', temps, specs), ['delete_file']);
+  assert.deepEqual(flagged('Deleted a dozen temp files.', temps, specs), ['delete_file']);
+  assert.deepEqual(flagged('All but c.tmp are deleted.', temps, specs), []);
+  const mails = [entry('send_message', { to: 'a@x.io' }, 'done'), entry('send_message', { to: 'b@x.io' }, 'denied')];
+  assert.deepEqual(flagged('Each of the reviewers got an email.', mails, specs), ['send_message']);
+  assert.deepEqual(flagged('Everyone on the list has the agenda.', mails.slice(0, 1), specs), []);
   // A row number under "#" is no word of the row (it is no subject of the row's verb).
   const scale = specsWith({ name: 'scale_deployment', description: 'Change the number of replicas of a deployment.', params: ['deployment', 'replicas'] });
   const scaled = [entry('scale_deployment', { deployment: 'search', replicas: '3' }, 'failed')];

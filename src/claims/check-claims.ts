@@ -129,6 +129,17 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     for (const claim of implied) {
       const spec = specs[claim.tool]!;
       const kind = kindOf(spec);
+      if (!claim.objects.length) {
+        // Receivers told by a quantity: every call of the tool done, or as many as the number says.
+        const entries = receipt.filter((e) => e.tool === claim.tool).map((e) => (repeatsDone(e, receipt) ? { ...e, outcome: 'done' as const } : e));
+        const key = `${claim.tool}\u0000`;
+        if (seen.has(key) || (entries.some((e) => e.outcome === 'done') && !claimsMoreThanDone(clause.text, entries))) continue;
+        seen.add(key);
+        const claimText = clause.text.trim();
+        const has = entries.map(formatReceiptEntry).join(' · ') || `no ${claim.tool} call`;
+        warnings.push({ tool: claim.tool, clause: claimText, verb: claim.verb, receipt: has, message: `${claim.tool}: "${shorten(claimText, 100)}" — receipt: ${has}` });
+        continue;
+      }
       for (const object of claim.objects) {
         const key = `${claim.tool}\u0000${normalize(object)}`;
         if (seen.has(key) || receipt.some((e) => e.tool === claim.tool && (e.outcome === 'done' || repeatsDone(e, receipt)) && objectMatches(e.args[spec.objectArg!], object, kind))) continue;
@@ -374,7 +385,7 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
 
 /** The words of a region without the names it excepts ("except db.bak", "other than a.log and b.log"). */
 function withoutExceptions(region: string): string {
-  return region.replace(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+[^,;]*/gi, ' ');
+  return region.replace(/\b(?:except(?:\s+for)?|other than|apart from|but not|(?<=\ball\s)but|save for|excluding)\s+[^,;]*/gi, ' ');
 }
 
 /**
@@ -501,9 +512,9 @@ function sameStem(word: string, noun: string): boolean {
 }
 
 /** A claim over a number or all of its objects ("each of the reports", "all five files", "both"). */
-const QUANTIFIED = /\b(?:all|every|each|both|everything|everyone)\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}[a-z]{2,}s\b/i;
+const QUANTIFIED = /\b(?:all|every|each|both|everything|everyone|whole|entire|remaining)\b|\bthe rest\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}[a-z]{2,}s\b/i;
 
-const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, both: 2 };
+const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, dozen: 12, both: 2 };
 
 /**
  * A claim that names no object but a quantity ("all three logs are gone", "both files were deleted",
@@ -513,20 +524,21 @@ const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, f
 function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[], afterVerb = ''): boolean {
   const done = entries.filter((e) => e.outcome === 'done').length;
   // "Every .bak file except db.bak": an excepted call's fate is not claimed.
-  const excepted = [...text.matchAll(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+([^,;]*)/gi)].map((m) => m[1]!.toLowerCase()).join(' ');
+  const excepted = [...text.matchAll(/\b(?:except(?:\s+for)?|other than|apart from|but not|(?<=\ball\s)but|save for|excluding)\s+([^,;]*)/gi)].map((m) => m[1]!.toLowerCase()).join(' ');
   const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated' && !Object.values(e.args).some((v) => [v, v.split('/').pop() ?? v].some((n) => n.length > 1 && excepted.includes(n.toLowerCase()))));
   // "Deleted 4 of 5 files": as many done as the first number says.
   const part = /\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text);
   if (part) return done < (NUMBERS[part[1]!.toLowerCase()] ?? Number(part[1]));
   if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
-  if (/\b(?:all|every|each|everyone|everybody|everything|both)\b/i.test(text)) {
-    const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text)?.[1];
+  // (…and what names a whole: "the whole team", "the entire batch", "the rest of the files", "the remaining ones".)
+  if (/\b(?:all|every|each|everyone|everybody|everything|both|whole|entire|entirety|remaining)\b|\bthe rest\b/i.test(text)) {
+    const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)\b/i.exec(text)?.[1];
     const count = n ? (NUMBERS[n.toLowerCase()] ?? Number(n)) : /\bboth\b/i.test(text) ? 2 : 0;
     return undone || done < count;
   }
   const nouns = nlp(text).nouns().isPlural().json() as { terms: { normal: string }[] }[];
   const plurals = new Set(nouns.flatMap((n) => n.terms.map((t) => t.normal)));
-  for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}([a-z]{3,})\b(?![.,]\d)/gi)) {
+  for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)\s+(?:[a-z-]+\s+){0,2}([a-z]{3,})\b(?![.,]\d)/gi)) {
     const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 3).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
     // The lexicon's plural nouns, or a plural form after a number ("Four messages": the lexicon may read a verb).
     if (next.some((w) => plurals.has(w) || /^[a-z]{2,}[^sui']s$/.test(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));

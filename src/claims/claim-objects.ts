@@ -75,8 +75,8 @@ function shapeOf(value: string): RegExp | null {
   const id = /^([A-Za-z][A-Za-z]*[-_#]?)(\d{2,})$/.exec(value.trim());
   shape = id
     ? new RegExp(`(?<![\\w@.-])${escape(id[1]!)}\\d{${Math.max(1, id[2]!.length - 2)},}(?![\\w@-]|\\.\\w)`, 'gi')
-    : /^\d{2,}$/.test(value.trim())
-      ? /(?:#|\b(?:PR|pull request|issue|ticket|incident)\s*#?\s*)(\d{2,})\b/gi
+    : /^\d+$/.test(value.trim())
+      ? /(?:#|\b(?:PR|pull request|issue|ticket|incident)\s*#?\s*)(\d+)\b/gi
       : null;
   if (shapes.size > 1000) shapes.clear();
   shapes.set(value, shape);

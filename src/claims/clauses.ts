@@ -44,7 +44,7 @@ export function splitClauses(answer: string): Clause[] {
       /^(?:had|were|should)\s+(?!(?:i|we)\s+(?:not\s+)?(?:deleted|sent|written|removed)\b)[^,]{3,80},/i.test(sentence.trim()) ||
       /^(?:had|were)\s+(?:i|we)\s+[^,]{3,80},[^.;]*\b(?:would|could|might)(?:\s+not|n't)?\s+have\b/i.test(sentence.trim());
     const { main, asides } = asidesOf(appositions(sentence));
-    const parts = [...main.split(/\s*;\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|,?\s+(?=\b(?:but|however|although|though|whereas|yet)\b)/i), ...asides];
+    const parts = [...main.split(/\s*;\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|(?<!\b(?:all|everything|everyone|everybody|anything|nothing|none)),?\s+(?=\b(?:but|however|although|though|whereas|yet)\b)/i), ...asides];
     const mainParts = parts.length - asides.length;
     parts.forEach((part, i) => {
       if (!part || !part.trim()) return;

@@ -73,5 +73,11 @@ function receivers(names: string, before: string, verb: string, receipt: Receipt
       if (held.length) return [{ tool, objects: held, verb: verb.trim() }];
     }
   }
+  // "Each of the three reviewers got an email", "Everyone on the list has the agenda": receivers told by a
+  // quantity, not by name — a claim of the send tool the run called (no object; the quantity is checked).
+  if (/\b(?:all|every|each|both|everyone|everybody|whole|entire|(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+)?[a-z]+s)\b/i.test(names)) {
+    const called = senders.find(([tool]) => receipt.some((e) => e.tool === tool));
+    if (called) return [{ tool: called[0], objects: [], verb: verb.trim() }];
+  }
   return [];
 }
