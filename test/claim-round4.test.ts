@@ -161,6 +161,10 @@ test('not accounts: a measure that changed by itself, a participle that dates th
   assert.deepEqual(flagged('Recorded temperatures were normal.', [], specs), [], 'a participle before its noun');
   assert.deepEqual(flagged('Getting rid of b.log went smoothly.', [entry('delete_file', { path: 'b.log' }, 'rejected')], specs), ['delete_file b.log'], 'a gerund subject that went through');
   assert.deepEqual(flagged('`npm test`: 42 passed, 0 failed.', [entry('run_command', { command: 'npm test' }, 'denied')], specs), ['run_command npm test'], '"0 failed" tells no failure');
+  // Content told where it now is: a noun of the file-writing tool "is in" a file.
+  assert.deepEqual(flagged('Nothing to worry about — the summary is in report.md.', [entry('write_file', { path: 'report.md' }, 'failed')], specs), ['write_file report.md']);
+  assert.deepEqual(flagged('The bug is in parser.ts.', [entry('write_file', { path: 'parser.ts' }, 'rejected')], specs), [], 'not a noun of the tool');
+  assert.deepEqual(flagged('The summary is not in report.md yet.', [entry('write_file', { path: 'report.md' }, 'failed')], specs), []);
   // A state told of nothing of a tool the run never called (it called others) is another sense; an account is not.
   const wrote = [entry('write_file', { path: 'settings.json' }, 'done')];
   assert.deepEqual(flagged('Your custom theme is gone, sorry about that.', wrote, specs), []);

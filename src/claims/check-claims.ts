@@ -7,7 +7,7 @@
  */
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
-import { anchoredClaims } from './anchored-claims.ts';
+import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
@@ -125,6 +125,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const implied = [
       ...anchoredClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
       ...receiverClaims(clause.text, receipt, specs, claimed, matches),
+      ...placedClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
     ];
     for (const claim of implied) {
       const spec = specs[claim.tool]!;
