@@ -148,7 +148,7 @@ test('frames: counterfactual inversions, certainty about the past, a question on
   assert.deepEqual(flagged('Sam says a.log has been deleted.', [entry('delete_file', { path: 'a.log' }, 'rejected')], specs), []);
   // A command's own word in the past claims it by itself; an everyday one needs the command named.
   assert.deepEqual(flagged('Linted the codebase: no issues.', [entry('run_command', { command: 'npm run lint' }, 'denied')], specs), ['run_command npm run lint']);
-  assert.deepEqual(flagged('Updated the README.', [entry('run_command', { command: 'apt update' }, 'failed')], specs), []);
+  assert.deepEqual(flagged('Updated the README.', [entry('run_command', { command: 'apt update' }, 'failed')], specs).filter((w) => w.startsWith('run_command')), []);
   const build = [entry('run_command', { command: 'make build' }, 'interrupted')];
   assert.deepEqual(flagged('I started `make build`, but the run stopped before it finished.', build, specs), []);
   assert.deepEqual(flagged('Kicked off `make build`; the artifacts are in dist/.', build, specs), ['run_command make build'], 'a start with no end told claims the run');
