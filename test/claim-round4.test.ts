@@ -124,6 +124,11 @@ test('quantities over partial success: numbers with modifiers, what a folder hol
   const mails = [entry('send_message', { to: 'a@x.io' }, 'done'), entry('send_message', { to: 'b@x.io' }, 'denied')];
   assert.deepEqual(flagged('Each of the reviewers got an email.', mails, specs), ['send_message']);
   assert.deepEqual(flagged('Everyone on the list has the agenda.', mails.slice(0, 1), specs), []);
+  // A heading over names with check marks, and a bold label of one word over names.
+  const two = [entry('delete_file', { path: 'a.log' }, 'done'), entry('delete_file', { path: 'b.log' }, 'rejected')];
+  assert.deepEqual(flagged('## Cleanup\n- a.log ✅\n- b.log ✅', two, specs), ['delete_file b.log']);
+  assert.deepEqual(flagged('**Removed**\n- a.log\n- b.log', two, specs), ['delete_file b.log']);
+  assert.deepEqual(flagged('**Plan**\n- a.log\n- b.log', two, specs), []);
   // A row number under "#" is no word of the row (it is no subject of the row's verb).
   const scale = specsWith({ name: 'scale_deployment', description: 'Change the number of replicas of a deployment.', params: ['deployment', 'replicas'] });
   const scaled = [entry('scale_deployment', { deployment: 'search', replicas: '3' }, 'failed')];

@@ -168,6 +168,9 @@ function checkMarks(text: string): string {
     .split('\n')
     .map((line) => {
       if (!CHECK.test(line)) return line;
+      // "- a.log ✅" under a heading: the name, and its mark as a status the heading's list keeps.
+      const named = /^([ \t]*(?:[-*+•]|\d+[.)])[ \t]+)([\w./@#-]+)[ \t]*[\u2705\u2714\u2713\u2611]\uFE0F?\s*$/u.exec(line);
+      if (named) return `${named[1]}${named[2]} (done)`;
       const colon = /^(.*\S):\s*[\u2705\u2714\u2713\u2611]\uFE0F?\s*$/u.exec(line);
       if (colon) return `${colon[1]}: done`;
       const lead = /^([ \t]*(?:[-*+•]|\d+[.)])?[ \t]*(?:[\u2705\u2714\u2713\u2611]\uFE0F?\s*)?)([A-Za-z]+)(\s.*)$/u.exec(line);
@@ -206,7 +209,8 @@ function joinNameLists(text: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // "Deleted files:" or a heading ("### Deleted") over a list of bare names.
-    if (!/:\s*$/.test(line) && !/^\s*#{1,6}\s+\S/.test(line)) {
+    // (…or a line of one or two words, a bold label once its marks are gone: "Removed".)
+    if (!/:\s*$/.test(line) && !/^\s*#{1,6}\s+\S/.test(line) && !/^\s*[A-Za-z]+(?:\s+[a-z]+)?\s*$/.test(line)) {
       out.push(line);
       continue;
     }
