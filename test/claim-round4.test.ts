@@ -148,6 +148,10 @@ test('frames: counterfactual inversions, certainty about the past, a question on
   assert.deepEqual(flagged('I must have sent it to sam@x.com an hour ago.', [], specs), ['send_message sam@x.com']);
   assert.deepEqual(flagged('I must have sent it to sam@x.com an hour ago — maybe check his spam folder?', [], specs), ['send_message sam@x.com']);
   assert.deepEqual(flagged('Should I delete a.log — or keep it?', [], specs), []);
+  // The answer itself is the draft or the message; an offer after an imperative is no narrative.
+  assert.deepEqual(flagged('I drafted the email to bob@x.io below; say the word and I send it.', [], specs), []);
+  assert.deepEqual(flagged('This answer is all I am sending.', [], specs), []);
+  assert.deepEqual(flagged('I drafted the email and then I send it to bob@x.io.', [], specs).filter((w) => w.startsWith('send')), ['send_message bob@x.io']);
   // The writer's own report is an account; another's is not.
   assert.deepEqual(flagged("I'm pleased to say a.log has been deleted.", [entry('delete_file', { path: 'a.log' }, 'rejected')], specs), ['delete_file a.log']);
   assert.deepEqual(flagged('Sam says a.log has been deleted.', [entry('delete_file', { path: 'a.log' }, 'rejected')], specs), []);

@@ -108,6 +108,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         continue;
       }
       if (!objects.length) {
+        // "I drafted the email below", "This answer is all I am sending": the answer itself is the draft or the message.
+        if ((spec.kind === 'write' || spec.kind === 'send') && /\b(?:below|above|in this (?:message|reply|answer|chat)|this (?:answer|reply|message) is)\b/i.test(clause.text)) continue;
         // "Your custom theme is gone", "1,204 rows were removed": a state told of no object and no word of the
         // tool, when the run never called it but called others, is another sense of the words, not a claim of
         // this tool. (An account in the active voice, "notified the team", still claims it.)
@@ -427,6 +429,8 @@ function reported(text: string, match: VerbMatch): boolean {
 /** "then I write the summary to report.md": a present tense told as what happened, right after "I"/"we". */
 function narrativePresent(text: string, match: VerbMatch): boolean {
   if (match.form !== 'base') return false;
+  // "say the word and I send it": an offer after an imperative, not a narrative.
+  if (/^\s*(?:just\s+)?(?:say|tell|give|let|approve|confirm|reply|ok|okay)\b[^.;]*\band\s+(?:i|we)\s*$/i.test(text.slice(0, match.start))) return false;
   const before = words(text.slice(0, match.start));
   const previous = before[before.length - 1];
   return (previous === 'i' || previous === 'we') && !before.some((w) => /^(?:if|when|whenever|unless|once|should|can|could|would|will|may|might|must|do|don't|n't|usually|always|often|never|typically)$/.test(w));
