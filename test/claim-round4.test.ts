@@ -55,6 +55,11 @@ test("a team or MCP tool's object told done or in a new state claims its call, w
   assert.deepEqual(flagged('The new checkout is live for everyone.', [entry('set_feature_flag', { flag: 'new-checkout', enabled: 'true' }, 'rejected')], more), ['set_feature_flag new-checkout']);
   assert.deepEqual(flagged('ALERT-31 fired 12 times overnight.', [entry('snooze_alert', { alertId: 'ALERT-31' }, 'failed')], more), [], 'the thing did something itself');
   assert.deepEqual(flagged('Orion was already booked, so the reservation failed.', [entry('book_room', { room: 'Orion' }, 'failed')], more), [], 'a state found before, and the call failed on it');
+  // A plain word names the object only beside a noun of the tool.
+  const scaleSpecs = specsWith({ name: 'scale_deployment', description: 'Change the number of replicas of a Kubernetes deployment.', params: ['deployment', 'replicas'] });
+  const scaleFailed = [entry('scale_deployment', { deployment: 'search', replicas: '5' }, 'failed')];
+  assert.deepEqual(flagged('The search deployment is at 5 replicas now.', scaleFailed, scaleSpecs), ['scale_deployment search']);
+  assert.deepEqual(flagged('Search results were sorted by date.', scaleFailed, scaleSpecs), []);
   // A done call backs it; a built-in tool's objects are read by its verbs only.
   assert.deepEqual(flagged('EMP-3310 has been cut off.', [entry('offboard_employee', { employeeId: 'EMP-3310' }, 'done')], specs), []);
   // A team tool's verb in the passive over a subject that is nothing of the tool's is the everyday sense.

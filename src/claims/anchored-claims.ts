@@ -105,7 +105,9 @@ export function anchoredClaims(text: string, receipt: Receipt, specs: ClaimSpecs
     // (Not a state the call was to leave, nor a value a done call of the tool shares: "In Review" for three tickets.)
     const shared = (arg: string, v: string) => receipt.some((e) => e.tool === entry.tool && e.outcome === 'done' && e.args[arg] === v);
     const names = [value, ...Object.entries(entry.args).filter(([arg, v]) => arg !== spec.objectArg && v !== REDACTED && !NOT_NAMES.test(arg) && !STATE_ARGS.test(arg) && !shared(arg, v)).map(([, v]) => v)];
-    const hit = names.filter((n) => identifierLike(n) || /^[A-Z][a-z]{2,}$/.test(n.trim())).map((n) => ({ n, at: find(text, n) })).find((h) => h.at >= 0);
+    // (A plain word only beside a noun of the tool: "the search deployment", "room orion".)
+    const besideNoun = (n: string) => /^[a-z][a-z-]{3,}$/i.test(n.trim()) && (spec.nouns ?? []).some((noun) => new RegExp(`\\b${escape(n.trim())}\\s+${escape(noun)}s?\\b|\\b${escape(noun)}s?\\s+${escape(n.trim())}\\b`, 'i').test(text));
+    const hit = names.filter((n) => identifierLike(n) || /^[A-Z][a-z]{2,}$/.test(n.trim()) || besideNoun(n)).map((n) => ({ n, at: find(text, n) })).find((h) => h.at >= 0);
     if (!hit) continue;
     const at = hit.at;
     // "ALERT-31 fired 12 times overnight": the thing did something itself.
