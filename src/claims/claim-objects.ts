@@ -22,7 +22,7 @@ export function kindOf(spec: ClaimSpec): 'path' | 'recipient' | 'name' {
 export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt: Receipt): { objects: string[]; containers: number; containerNames: string[] } {
   const kind = kindOf(spec);
   const containerWords = wordsOf(spec).containers;
-  const containerBefore = containerWords.length ? new RegExp(`\\b(?:${containerWords.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
+  const containerBefore = containerRegex(containerWords);
   const objects: string[] = [];
   let containers = 0;
   const containerNames: string[] = [];
@@ -91,6 +91,19 @@ function shapesOf(receipt: Receipt, tool: string, objectArg: string): RegExp[] {
     if (shape && !out.some((r) => r.source === shape.source)) out.push(shape);
   }
   return out;
+}
+
+const containerRegexes = new Map<string, RegExp | null>();
+/** "from notes.txt", "in the config": a name right after one of the words is where, not what (built once per word list). */
+function containerRegex(words: readonly string[]): RegExp | null {
+  const key = words.join('|');
+  let regex = containerRegexes.get(key);
+  if (regex === undefined) {
+    regex = words.length ? new RegExp(`\\b(?:${words.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
+    if (containerRegexes.size > 200) containerRegexes.clear();
+    containerRegexes.set(key, regex);
+  }
+  return regex;
 }
 
 export function normalize(name: string): string {
