@@ -134,6 +134,13 @@ test('quantities over partial success: numbers with modifiers, what a folder hol
   assert.deepEqual(flagged('## Cleanup\n- a.log ✅\n- b.log ✅', two, specs), ['delete_file b.log']);
   assert.deepEqual(flagged('**Removed**\n- a.log\n- b.log', two, specs), ['delete_file b.log']);
   assert.deepEqual(flagged('**Plan**\n- a.log\n- b.log', two, specs), []);
+  // Not the answer's own account: a comment in a fenced block, a quoted draft; a label with no value, or qualified.
+  assert.deepEqual(flagged('```bash\n# deleted a.log earlier\n```\nThat comment is from the old script.', [], specs), []);
+  assert.deepEqual(flagged('The email I would send:\n\n> Hi Bob, I deleted a.log.\n\nShall I send it?', [], specs), []);
+  assert.deepEqual(flagged('> I deleted a.log.', [], specs), ['delete_file a.log'], 'a quotation nobody introduced is the answer\'s');
+  assert.deepEqual(flagged('### Deleted (pending approval)\n- a.log\n- b.log', two, specs), []);
+  assert.deepEqual(flagged('**Deleted:** —\n**Written:** notes.md', [entry('write_file', { path: 'notes.md' }, 'done')], specs), []);
+  assert.deepEqual(flagged('Emails sent today: 0.', [], specs), []);
   // A row number under "#" is no word of the row (it is no subject of the row's verb).
   const scale = specsWith({ name: 'scale_deployment', description: 'Change the number of replicas of a deployment.', params: ['deployment', 'replicas'] });
   const scaled = [entry('scale_deployment', { deployment: 'search', replicas: '3' }, 'failed')];

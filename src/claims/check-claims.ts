@@ -43,7 +43,10 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       // "**Deleted:** nothing", "Sent: none": a label whose value is nothing claims nothing.
-      if (/^\s*\**\s*:\s*\**\s*(?:nothing|none|no one|nobody|n\/a)\b/i.test(clause.text.slice(match.end))) continue;
+      // A label with no value ("**Deleted:** —"), or one its parenthesis qualifies ("Deleted (pending approval): a.log").
+      if (/^\s*\**\s*:\s*\**\s*$/.test(clause.text.slice(match.end)) || /^\s*\([^)]*\b(?:pending|awaiting|waiting|rejected|denied|failed|not|planned|proposed|to do|todo|skipped|blocked)\b[^)]*\)/i.test(clause.text.slice(match.end))) continue;
+      // (…or a count of zero: "Emails sent today: 0", "Deleted: 0 files".)
+      if (/^[^.;:]{0,30}?\**\s*:\s*\**\s*(?:nothing|none|no one|nobody|n\/a|0|zero)\b/i.test(clause.text.slice(match.end))) continue;
       // "I'm sending it to you here", "sending you the summary below": the answer itself is the message.
       if (specs[match.tool]!.kind === 'send' && /^\s+(?:(?:it|this|them)\s+)?(?:to\s+)?you\b[^.;:]{0,30}?\b(?:here|below|in this (?:message|reply|answer|chat))\b/i.test(clause.text.slice(match.end))) continue;
       // "Build is green again", "it's green": an outcome told with no run of the command tool in the

@@ -27,7 +27,7 @@ export function splitClauses(answer: string): Clause[] {
   const text = nameLines(
     joinNameLists(
       checklists(
-        checkMarks(tableRows(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"')))
+        checkMarks(tableRows(notTheAnswers(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"'))))
           // Marks that decorate a line (✅, ✔, 🗑): the words say what they mean.
           .replace(/[\u2705\u2714\u2713\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
           .replace(/\*\*|__|`/g, ''),
@@ -57,6 +57,32 @@ export function splitClauses(answer: string): Clause[] {
     });
   }
   return clauses;
+}
+
+/**
+ * Lines that are not the answer's own account: comments inside a fenced code block ("# deleted a.log
+ * earlier"), and a quotation under a line that introduces a draft or another's words ("The email I would
+ * send:" / "> Hi Bob, I deleted a.log.").
+ */
+function notTheAnswers(answer: string): string {
+  const lines = answer.split('\n');
+  let fenced = false;
+  let quoted = false;
+  return lines
+    .map((line, i) => {
+      if (/^\s*(?:```|~~~)/.test(line)) {
+        fenced = !fenced;
+        return line;
+      }
+      if (fenced) return /^\s*(?:#|\/\/|--|;)/.test(line) ? '' : line;
+      if (/^\s*>/.test(line)) {
+        const intro = lines.slice(0, i).reverse().find((l) => l.trim() && !/^\s*>/.test(l)) ?? '';
+        quoted = /:\s*$/.test(intro) && /\b(?:would|could|draft|drafted|wrote|write|said|says|reads|proposed|suggested|template|below|like this|as follows|quote|asked|message)\b/i.test(intro);
+        return quoted ? '' : line;
+      }
+      return line;
+    })
+    .join('\n');
 }
 
 /** "Both files — notes.md and todo.md — are written": names between dashes are an apposition, read as a parenthesis. */
