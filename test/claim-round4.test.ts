@@ -60,6 +60,11 @@ test("a team or MCP tool's object told done or in a new state claims its call, w
   const scaleFailed = [entry('scale_deployment', { deployment: 'search', replicas: '5' }, 'failed')];
   assert.deepEqual(flagged('The search deployment is at 5 replicas now.', scaleFailed, scaleSpecs), ['scale_deployment search']);
   assert.deepEqual(flagged('Search results were sorted by date.', scaleFailed, scaleSpecs), []);
+  // Events of the thing's own history, and a state adjective after "been", are no effect of the call.
+  const refundSpecs = specsWith({ name: 'refund_order', description: 'Refund an order.', params: ['orderId'] });
+  assert.deepEqual(flagged('A-1 was placed with express shipping.', [entry('refund_order', { orderId: 'A-1' }, 'rejected')], refundSpecs), []);
+  const slack = specsWith({ name: 'slack__post_message', description: 'Post a message to a Slack channel.', params: ['channel', 'text'] });
+  assert.deepEqual(flagged('#eng has been quiet today.', [entry('slack__post_message', { channel: '#eng' }, 'denied')], slack), []);
   // A done call backs it; a built-in tool's objects are read by its verbs only.
   assert.deepEqual(flagged('EMP-3310 has been cut off.', [entry('offboard_employee', { employeeId: 'EMP-3310' }, 'done')], specs), []);
   // A team tool's verb in the passive over a subject that is nothing of the tool's is the everyday sense.
@@ -183,6 +188,9 @@ test('not accounts: a measure that changed by itself, a participle that dates th
   assert.deepEqual(flagged('lookup_customer shows two orders created 3 seconds apart.', [], specs), []);
   assert.deepEqual(flagged('Dropped a.log.', [], specs), ['delete_file a.log'], 'the agent dropping a file');
   assert.deepEqual(flagged('Recorded temperatures were normal.', [], specs), [], 'a participle before its noun');
+  assert.deepEqual(flagged('Saved searches in Kibana show the spike.', [], specs), [], 'a participle before its noun and its place');
+  assert.deepEqual(flagged('The order was placed on June 2 and shipped June 3.', [entry('write_file', { path: 'n.md' }, 'done')], specs), [], 'dated events');
+  assert.deepEqual(flagged('The draft is saved locally in your editor, not by me.', [], specs), [], '"not by me"');
   assert.deepEqual(flagged('Getting rid of b.log went smoothly.', [entry('delete_file', { path: 'b.log' }, 'rejected')], specs), ['delete_file b.log'], 'a gerund subject that went through');
   assert.deepEqual(flagged('`npm test`: 42 passed, 0 failed.', [entry('run_command', { command: 'npm test' }, 'denied')], specs), ['run_command npm test'], '"0 failed" tells no failure');
   // Content told where it now is: a noun of the file-writing tool "is in" a file.

@@ -25,7 +25,7 @@ const NOT_DONE =
 const TOLD = /\b(?:says?|said|shows?|showed|reports?|reported|according|per)\b/i;
 /** Verbs that read or look, and so tell nothing of an effect ("I checked PROJ-77", "looked up EMP-3310"). */
 const LOOKED =
-  /\b(?:check(?:ed)?|look(?:ed)?|read|found|saw|seen|notic(?:e|ed)|verif(?:y|ied)|confirm(?:ed)?|quer(?:y|ied)|review(?:ed)?|inspect(?:ed)?|list(?:ed)?|fetch(?:ed)?|view(?:ed)?|investigat(?:e|ed)|examin(?:e|ed)|compar(?:e|ed)|search(?:ed)?|pull(?:ed)? up|mention(?:ed)?|creat(?:e|ed)|opened|filed|raised|reported|assigned|belongs?|owned|related|linked|referenced|affected|caused|broke|started|began)\b/i;
+  /\b(?:check(?:ed)?|look(?:ed)?|read|found|saw|seen|notic(?:e|ed)|verif(?:y|ied)|confirm(?:ed)?|quer(?:y|ied)|review(?:ed)?|inspect(?:ed)?|list(?:ed)?|fetch(?:ed)?|view(?:ed)?|investigat(?:e|ed)|examin(?:e|ed)|compar(?:e|ed)|search(?:ed)?|pull(?:ed)? up|mention(?:ed)?|creat(?:e|ed)|opened|filed|raised|reported|assigned|placed|submitted|received|ordered|purchased|bought|registered|belongs?|owned|related|linked|referenced|affected|caused|broke|started|began)\b/i;
 /** A state the effect leaves, told without a past verb: "#511 is in", "PROJ-77 is now in QA", "is off", "is live". */
 const STATE = /\b(?:is|are|'s)\s+(?:now\s+)?(?:in|on|off|out|up|live|done|through|over|gone|closed|complete|sorted|handled|taken care of|yours|ours|theirs|his|hers)\b|\bnow\b|\bback\b|\ball set\b|\bdone\b|\btaken care of\b/i;
 /** Verbs whose past form is their base form, read as past at the head of a headline ("Put the session on the calendar"). */
@@ -82,8 +82,9 @@ function completion(segment: string): string | undefined {
   if (state) return state[0];
   if (BASE_PAST.test(segment.trim())) return segment.trim().split(/\s+/)[0];
   // "has been cut off", "was put on hold": a perfect or passive, whatever its participle.
-  const perfect = /\b(?:been|got|gotten)\s+(?:[a-z]+ly\s+)?[a-z]{3,}\b/i.exec(segment);
-  if (perfect) return perfect[0];
+  // (…not an adjective: "#eng has been quiet".)
+  const perfect = /\b(?:been|got|gotten)\s+(?:[a-z]+ly\s+)?([a-z]{3,})\b/i.exec(segment);
+  if (perfect && !nlp(perfect[1]!).has('#Adjective')) return perfect[0];
   const past = nlp(segment).match('(#PastTense|#Participle)').not('(been|was|were|had|did)').out('array') as string[];
   return past[0] ?? /\b(?!(?:need|feed|seed|speed|bleed|breed|hundred|sacred|wicked|naked)\b)[a-z]{2,}ed\b/i.exec(segment)?.[0];
 }

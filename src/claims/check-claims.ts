@@ -70,6 +70,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         } else continue;
       }
       if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
+      // "…, not by me": the writer says it was someone else's doing.
+      if (/\bnot\s+(?:by\s+)?(?:me|us)\b/i.test(clause.text.slice(match.end))) continue;
       if (match.weak && !match.borrowed && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
       // "The old backups are being removed now": a call under way backs it as a done one would.
       // "I started `make build`" (then it was interrupted): a start is claimed, and a call that ran backs it.
@@ -193,7 +195,7 @@ function measureOrDescription(text: string, match: VerbMatch, spec: ClaimSpec, r
   if (match.form !== 'past' || spec.kind === 'run') return false;
   const after = text.slice(match.end);
   // "Recorded temperatures were normal": a participle before its noun, which then has a verb of its own.
-  if (!text.slice(0, match.start).trim() && /^\s+(?:[a-z-]+\s+)?[a-z]{3,}s\s+(?:were|are|was|is|have|had|look|looked|seem|seemed|remain|remained|stay|stayed)\b/i.test(after) && !objectsIn(text, spec, match.tool, receipt).objects.length) return true;
+  if (!text.slice(0, match.start).trim() && /^\s+(?:[a-z-]+\s+)?[a-z]{3,}s\s+(?:(?:in|on|of|from|for|at|with)\s+\S+\s+(?:\S+\s+)?)?(?:were|are|was|is|have|had|look|looked|seem|seemed|remain|remained|stay|stayed|show|showed|list|contain|include)\b/i.test(after) && !objectsIn(text, spec, match.tool, receipt).objects.length) return true;
   // (…or ends its clause with nothing after it: "After confirming the error rate dropped, …".)
   const intransitive = /^\s*(?:$|[,.;!]|(?:within|overnight|again|quickly|shortly|right away|on its own)\b)/i.test(after) && /\b(?:the|its|their|our|my)\s+(?:[a-z-]+\s+){0,2}[a-z-]+\s*$/i.test(text.slice(0, match.start));
   if (!MEASURE.test(after) && !DATED.test(after) && !intransitive) return false;
@@ -206,7 +208,7 @@ function measureOrDescription(text: string, match: VerbMatch, spec: ClaimSpec, r
 /** A change of a measure: "… to zero", "… by 40 %", "… back to normal". */
 const MEASURE = /^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|normal|baseline|near zero|~?\d[\d.,]*\s*(?:%|percent|ms|s|mb|gb|kb|k)?)(?![\w.])/i;
 /** When things happened: "… 3 seconds apart", "… last week", "… on Monday". */
-const DATED = /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:on|in)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i;
+const DATED = /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:(?:on|in)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i;
 
 /** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
 const INCHOATIVE = /\b(?:started|starting|began|begun|kicked off|launched|initiated)\b/i;
