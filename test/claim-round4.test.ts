@@ -60,6 +60,12 @@ test("a team or MCP tool's object told done or in a new state claims its call, w
   const scaleFailed = [entry('scale_deployment', { deployment: 'search', replicas: '5' }, 'failed')];
   assert.deepEqual(flagged('The search deployment is at 5 replicas now.', scaleFailed, scaleSpecs), ['scale_deployment search']);
   assert.deepEqual(flagged('Search results were sorted by date.', scaleFailed, scaleSpecs), []);
+  // A past verb says the effect only with the object as what it acted on: not the thing's own doing, nor another act on it.
+  const jira7 = [entry('jira__transition_issue', { issueKey: 'PROJ-7', status: 'Done' }, 'failed')];
+  assert.deepEqual(flagged('PROJ-7 described the same crash.', jira7, specs), []);
+  assert.deepEqual(flagged('I commented on PROJ-7 with the stack trace.', jira7, specs), []);
+  assert.deepEqual(flagged('EMP-3310 joined in 2021 and worked on billing.', denied, specs), []);
+  assert.deepEqual(flagged('Shoved PROJ-7 along to Done.', jira7, specs), ['jira__transition_issue PROJ-7']);
   // Events of the thing's own history, and a state adjective after "been", are no effect of the call.
   const refundSpecs = specsWith({ name: 'refund_order', description: 'Refund an order.', params: ['orderId'] });
   assert.deepEqual(flagged('A-1 was placed with express shipping.', [entry('refund_order', { orderId: 'A-1' }, 'rejected')], refundSpecs), []);

@@ -77,16 +77,31 @@ function segmentAt(text: string, at: number): { segment: string; offset: number 
 }
 
 /** The words that tell the segment's object done or changed: a past verb or participle, or a state. */
-function completion(segment: string): string | undefined {
+function completion(segment: string): { text: string; past?: boolean } | undefined {
   const state = STATE.exec(segment);
-  if (state) return state[0];
-  if (BASE_PAST.test(segment.trim())) return segment.trim().split(/\s+/)[0];
+  if (state) return { text: state[0] };
+  if (BASE_PAST.test(segment.trim())) return { text: segment.trim().split(/\s+/)[0]! };
   // "has been cut off", "was put on hold": a perfect or passive, whatever its participle.
   // (…not an adjective: "#eng has been quiet".)
   const perfect = /\b(?:been|got|gotten)\s+(?:[a-z]+ly\s+)?([a-z]{3,})\b/i.exec(segment);
-  if (perfect && !nlp(perfect[1]!).has('#Adjective')) return perfect[0];
-  const past = nlp(segment).match('(#PastTense|#Participle)').not('(been|was|were|had|did)').out('array') as string[];
-  return past[0] ?? /\b(?!(?:need|feed|seed|speed|bleed|breed|hundred|sacred|wicked|naked)\b)[a-z]{2,}ed\b/i.exec(segment)?.[0];
+  if (perfect && !nlp(perfect[1]!).has('#Adjective')) return { text: perfect[0] };
+  const past = (nlp(segment).match('(#PastTense|#Participle)').not('(been|was|were|had|did)').out('array') as string[])[0] ?? /\b(?!(?:need|feed|seed|speed|bleed|breed|hundred|sacred|wicked|naked)\b)[a-z]{2,}ed\b/i.exec(segment)?.[0];
+  return past ? { text: past, past: true } : undefined;
+}
+
+/**
+ * A past verb says the call's effect only with the object as what it acted on: right after the verb
+ * ("Kicked PROJ-77 over to QA"), or as the subject of a passive ("EMP-1 was offboarded"). Not the thing's
+ * own doing ("P77 escalated to the secondary", "EMP-1 joined in 2021"), nor another act on it ("commented
+ * on PROJ-7").
+ */
+function actedOn(words: string, verb: string): boolean {
+  const object = words.indexOf(' X ');
+  const at = words.toLowerCase().indexOf(verb.toLowerCase());
+  if (object < 0 || at < 0) return true;
+  if (at > object) return /\b(?:is|are|was|were|be|been|being|got|gets|'s|'re)\s+(?:[a-z]+ly\s+|now\s+|already\s+|just\s+)*$/i.test(words.slice(0, at));
+  const between = words.slice(at + verb.length, object).trim();
+  return !/^(?:on|in|at|to|for|with|from|about|of|into|onto|by|through|over|under|after|before|around)\b/i.test(between) && between.split(/\s+/).filter(Boolean).length <= 5;
 }
 
 /**
@@ -121,8 +136,9 @@ export function anchoredClaims(text: string, receipt: Receipt, specs: ClaimSpecs
     // The name itself may hold marks ("WEB-12", "tmp-uploads/"): read the words around it.
     const words = `${segment.slice(0, at - offset)} X ${segment.slice(at - offset + normalize(hit.n).length + 1)}`.replace(/\bno longer\b|\bnot any ?more\b|\bcan now\b|\bnow can\b/gi, ' now ');
     if (NOT_DONE.test(said) || TOLD.test(words) || LOOKED.test(words) || /\bby\s+(?!me\b|us\b|hand\b|now\b)[a-z]/i.test(words) || /\byou\b/i.test(words)) continue;
-    const verb = state ?? completion(words);
-    if (verb) out.push({ tool: entry.tool, object: value, verb });
+    const done = state ? { text: state } : completion(words);
+    if (!done || (done.past && !actedOn(words, done.text))) continue;
+    out.push({ tool: entry.tool, object: value, verb: done.text });
   }
   return out;
 }
