@@ -112,6 +112,9 @@ test("the receivers' view of a send claims it for each receiver named", () => {
   assert.deepEqual(flagged("Bob doesn't have the rota yet.", receipt, specs), []);
   assert.deepEqual(flagged('Bob should have the rota by noon.', receipt, specs), []);
   assert.deepEqual(flagged('Bob got a reply from Carol.', receipt, specs), []);
+  assert.deepEqual(flagged('Bob has a question about the invoice.', receipt, specs), [], 'what a send carries, not anything had');
+  assert.deepEqual(flagged('Bob has the authority to approve this.', receipt, specs), []);
+  assert.deepEqual(flagged('Bob sent me a message asking for it.', receipt, specs), [], 'the writer is who it was done to');
   // The thing went to them; a verb with the receiver and a message; a hedge before the account.
   assert.deepEqual(flagged('For the record, the pricing sheet went to sales@x.com an hour ago.', [], specs), ['send_message sales@x.com']);
   assert.deepEqual(flagged('I shot Bob a message about it.', receipt, specs), ['send_message bob@acme.io']);

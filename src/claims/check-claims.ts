@@ -267,6 +267,8 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
     // "the service restarted via `systemctl restart app`": only a command of ours named (not "the build server rebooted").
     return commandEvidence(claimRegion(text, match, verbs), spans, entries, {}, match.text) >= 2;
   }
+  // "Bob sent me a message": the writer is who it was done to.
+  if (!passive && /^\s+(?:me|us)\b/i.test(after) && !FIRST_PERSON.test(before)) return false;
   const byAnother = BY_ANOTHER.test(objectRegion) || /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
   // "the lodash advisory is resolved" for `pagerduty__resolve_incident`: a team tool's verb in the passive
   // over a subject, in a clause that names nothing of the tool's (no object, no noun), is the everyday sense.

@@ -17,7 +17,9 @@ export interface ReceiverClaim {
 }
 
 /** The receivers, then a verb of having and a thing had: "… both have the …", "… got an …", "… received the …". */
-const HAVE = /(?:^|\s)(?:(?:both|all|each|now|already|just|finally)\s+)*(has|have|got|received|now has|now have)\s+(?:(?:both|all)\s+)?(?:the|a|an|their|his|her|your|our|my|its)\s+[a-z]/i;
+const HAVE = /(?:^|\s)(?:(?:both|all|each|now|already|just|finally)\s+)*(has|have|got|received|now has|now have)\s+(?:(?:both|all)\s+)?(?:the|a|an|their|his|her|your|our|my|its)\s+(?:(?:new|updated|latest|final|revised|full|weekly|monthly|signed|corrected)\s+)?([a-z-]+)/i;
+/** What a send carries: a message, or a document of some kind (what a reader would say someone "has" after a send). */
+const SENT_THINGS = /^(?:e-?mails?|messages?|notes?|mail|memo|notifications?|alerts?|heads-up|reminders?|invites?|invitations?|reports?|summary|summaries|drafts?|agenda|rota|schedule|links?|files?|updates?|notes|checklists?|contracts?|details|invoices?|slides|deck|minutes|documents?|docs?|attachments?|explanation|answer|reply|replies|instructions|credentials|itinerary|quote|proposal|numbers|figures|results|announcement|newsletter|digest|recap|write-?up|brief|briefing|plan|timeline|apology|confirmation|receipt|code|password|key|offer|letter)$/i;
 /** The thing is where the receiver reads it: "is sitting in her inbox", "landed in their inboxes". */
 const INBOX = /\b(?:is|are)\s+(?:now\s+)?(?:\w+\s+)?in\s+(?:his|her|their|your|its|the)\s+(?:\w+\s+)?inbox(?:es)?\b/i;
 /** Not an account: a negation, a modal, a condition or a hope. */
@@ -26,7 +28,7 @@ const NOT_SAID = /\b(?:not|never|no|nobody|neither|nor|should|would|could|will|m
 /** The thing went to them: "the pricing sheet went to sales@…", "…made it to bob@…". */
 const WENT = /\b(?:went|has gone|have gone|made it|got through)\s+(?:over\s+|out\s+)?to\s+/i;
 /** A verb in the past, then the receiver, then a message: "shot Dave a message", "gave #eng a heads-up". */
-const SEND_NOUNS = (KIND_WORDS.send.actionNouns ?? []).filter((n) => n !== 'update' && n !== 'reply');
+const SEND_NOUNS = (KIND_WORDS.send.actionNouns ?? []).filter((n) => n !== 'update' && n !== 'reply' && n !== 'call');
 const DITRANSITIVE = new RegExp(`\\b([a-z]+)\\s+((?:[\\w.+-]+@[\\w.-]+|#[\\w-]+|[A-Z][a-z]+|the team|everyone)(?:\\s+(?:and|&)\\s+(?:[\\w.+-]+@[\\w.-]+|#[\\w-]+|[A-Z][a-z]+))?)\\s+(?:a|an)\\s+(?:(?:quick|short|brief|friendly|final|polite)\\s+)?(?:${SEND_NOUNS.map((n) => n.replace(/[-]/g, '\\-')).join('|')})\\b`);
 /** Verbs that take a message in, not out. */
 const TAKING = /^(?:got|received|had|saw|read|found|asked|owe|owed|owes|left)$/i;
@@ -50,6 +52,8 @@ export function receiverClaims(whole: string, receipt: Receipt, specs: ClaimSpec
   }
   const have = HAVE.exec(text);
   const inbox = have ? null : INBOX.exec(text);
+  // (…the thing had is what a send carries: not "has a question", "have the same manager".)
+  if (have && !SENT_THINGS.test(have[2]!)) return [];
   const found = have ?? inbox;
   if (!found) return [];
   // The receivers are the subject ("Alice and Bob both have"), or anywhere for an inbox ("… in her inbox (maria@…)").
