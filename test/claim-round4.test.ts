@@ -163,6 +163,7 @@ test('quantities over partial success: numbers with modifiers, what a folder hol
   const logs = [entry('delete_file', { path: 'a.log' }, 'done'), entry('delete_file', { path: 'b.log' }, 'rejected')];
   assert.deepEqual(flagged('Deleted old logs to free space.', logs, specs), ['delete_file']);
   assert.deepEqual(flagged('Deleted old logs to free space.', logs.slice(0, 1), specs), []);
+  assert.deepEqual(flagged('Deleted logs that were older than a week.', logs, specs), [], 'a set the clause narrows');
   // A second past verb ends the first one's objects.
   const photos = [entry('delete_file', { path: 'copy1.jpg' }, 'done'), entry('delete_file', { path: 'copy2.jpg' }, 'done')];
   assert.deepEqual(flagged('I deleted the first two duplicates (copy1.jpg, copy2.jpg) and stopped before copy3.jpg.', photos, specs), []);

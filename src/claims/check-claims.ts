@@ -558,7 +558,9 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[], afte
   // "Deleted old logs", "emailed vendors about it": a bare plural as the verb's object is all of them.
   const [first, second] = afterVerb.trim().split(/\s+/).map((w) => w.toLowerCase().replace(/[^a-z'-]/g, ''));
   const plural = (w: string | undefined) => !!w && (plurals.has(w) || /^[a-z]{3,}[^sui']s$/.test(w));
-  if (first && !/^(?:the|a|an|my|our|your|his|her|their|its|this|that|some|one|two|three|to|for|with|from|about|on|in|at)$/.test(first) && (plural(first) || plural(second))) return undone;
+  // (…not a set the clause narrows: "customers who replied", "files that were stale", "logs where allowed".)
+  const narrowed = /^\s*(?:[a-z-]+\s+){1,2}(?:who|that|which|where|whose|i|we|you)\b/i.test(afterVerb);
+  if (first && !narrowed && !/^(?:the|a|an|my|our|your|his|her|their|its|this|that|some|one|two|three|to|for|with|from|about|on|in|at)$/.test(first) && (plural(first) || plural(second))) return undone;
   // "the old logs", "the logs are gone": either word after "the" may be the plural noun.
   for (const m of text.matchAll(/\bthe\s+([a-z-]+)(?:\s+([a-z]{3,}))?\b/gi)) {
     if ([m[1], m[2]].some((w) => w && plurals.has(w.toLowerCase()))) return undone;
