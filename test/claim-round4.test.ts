@@ -66,6 +66,9 @@ test("a team or MCP tool's object told done or in a new state claims its call, w
   assert.deepEqual(flagged('I commented on PROJ-7 with the stack trace.', jira7, specs), []);
   assert.deepEqual(flagged('EMP-3310 joined in 2021 and worked on billing.', denied, specs), []);
   assert.deepEqual(flagged('Shoved PROJ-7 along to Done.', jira7, specs), ['jira__transition_issue PROJ-7']);
+  assert.deepEqual(flagged('PROJ-7 bounced around this afternoon.', jira7, specs), [], 'a time of its own');
+  assert.deepEqual(flagged('PROJ-7 landed in QA.', jira7, specs), ['jira__transition_issue PROJ-7'], 'a change it went through');
+  assert.deepEqual(flagged('EMP-3310 has been disabled.', denied, specs), ['offboard_employee EMP-3310'], 'a participle the lexicon also calls an adjective');
   // Events of the thing's own history, and a state adjective after "been", are no effect of the call.
   const refundSpecs = specsWith({ name: 'refund_order', description: 'Refund an order.', params: ['orderId'] });
   assert.deepEqual(flagged('A-1 was placed with express shipping.', [entry('refund_order', { orderId: 'A-1' }, 'rejected')], refundSpecs), []);

@@ -84,7 +84,7 @@ function completion(segment: string): { text: string; past?: boolean } | undefin
   // "has been cut off", "was put on hold": a perfect or passive, whatever its participle.
   // (…not an adjective: "#eng has been quiet".)
   const perfect = /\b(?:been|got|gotten)\s+(?:[a-z]+ly\s+)?([a-z]{3,})\b/i.exec(segment);
-  if (perfect && !nlp(perfect[1]!).has('#Adjective')) return { text: perfect[0] };
+  if (perfect && (/(?:ed|en|wn|ne|lt|nt|ut|ot|un)$/i.test(perfect[1]!) || !nlp(perfect[1]!).has('#Adjective'))) return { text: perfect[0] };
   const past = (nlp(segment).match('(#PastTense|#Participle)').not('(been|was|were|had|did)').out('array') as string[])[0] ?? /\b(?!(?:need|feed|seed|speed|bleed|breed|hundred|sacred|wicked|naked)\b)[a-z]{2,}ed\b/i.exec(segment)?.[0];
   return past ? { text: past, past: true } : undefined;
 }
@@ -99,9 +99,16 @@ function actedOn(words: string, verb: string): boolean {
   const object = words.indexOf(' X ');
   const at = words.toLowerCase().indexOf(verb.toLowerCase());
   if (object < 0 || at < 0) return true;
-  if (at > object) return /\b(?:is|are|was|were|be|been|being|got|gets|'s|'re)\s+(?:[a-z]+ly\s+|now\s+|already\s+|just\s+)*$/i.test(words.slice(0, at));
+  if (at > object) {
+    if (/\b(?:is|are|was|were|be|been|being|got|gets|'s|'re)\s+(?:[a-z]+ly\s+|now\s+|already\s+|just\s+)*$/i.test(words.slice(0, at))) return true;
+    // The thing as the subject of an active verb: a change it went through ("PROJ-77 moved to QA", "#511
+    // landed on main", "EMP-1 lost access") — not its own doing, with an object or a time of its own ("P77
+    // triggered at 02:14", "EMP-1 joined in 2021", "PROJ-7 described the crash").
+    const rest = words.slice(at + verb.length);
+    return !/^\s*(?:the|a|an|its|their|his|her|this|that|\d)\b/i.test(rest) && !/\b(?:in \d{4}|at \d|yesterday|last|ago|after \d|on (?:the )?\d|on (?:mon|tue|wed|thu|fri|sat|sun)|this (?:morning|afternoon|week)|earlier|every|twice|\d+ times)/i.test(rest);
+  }
   const between = words.slice(at + verb.length, object).trim();
-  return !/^(?:on|in|at|to|for|with|from|about|of|into|onto|by|through|over|under|after|before|around)\b/i.test(between) && between.split(/\s+/).filter(Boolean).length <= 5;
+  return !/^(?:on|in|at|to|for|with|from|about|of|into|onto|by|through|over|under|after|before|around)\b/i.test(between);
 }
 
 /**

@@ -17,7 +17,7 @@ export interface ReceiverClaim {
 }
 
 /** The receivers, then a verb of having and a thing had: "… both have the …", "… got an …", "… received the …". */
-const HAVE = /(?:^|\s)(?:(?:both|all|each|now|already|just|finally)\s+)*(has|have|got|received|now has|now have)\s+(?:(?:both|all)\s+)?(?:the|a|an|their|his|her|your|our|my|its)\s+(?:(?:new|updated|latest|final|revised|full|weekly|monthly|signed|corrected)\s+)?([a-z-]+)/i;
+const HAVE = /(?:^|\s)(?:(?:both|all|each|now|already|just|finally)\s+)*(has|have|got|received|now has|now have)\s+(?:(?:both|all)\s+)?(?:the|a|an|their|his|her|your|our|my|its)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)/i;
 /** What a send carries: a message, or a document of some kind (what a reader would say someone "has" after a send). */
 const SENT_THINGS = /^(?:e-?mails?|messages?|notes?|mail|memo|notifications?|alerts?|heads-up|reminders?|invites?|invitations?|reports?|summary|summaries|drafts?|agenda|rota|schedule|links?|files?|updates?|notes|checklists?|contracts?|details|invoices?|slides|deck|minutes|documents?|docs?|attachments?|explanation|answer|reply|replies|instructions|credentials|itinerary|quote|proposal|numbers|figures|results|announcement|newsletter|digest|recap|write-?up|brief|briefing|plan|timeline|apology|confirmation|receipt|code|password|key|offer|letter)$/i;
 /** The thing is where the receiver reads it: "is sitting in her inbox", "landed in their inboxes". */
@@ -53,12 +53,12 @@ export function receiverClaims(whole: string, receipt: Receipt, specs: ClaimSpec
   const have = HAVE.exec(text);
   const inbox = have ? null : INBOX.exec(text);
   // (…the thing had is what a send carries: not "has a question", "have the same manager".)
-  if (have && !SENT_THINGS.test(have[2]!)) return [];
+  if (have && !have[2]!.split(/\s+/).some((w) => SENT_THINGS.test(w))) return [];
   const found = have ?? inbox;
   if (!found) return [];
   // The receivers are the subject ("Alice and Bob both have"), or anywhere for an inbox ("… in her inbox (maria@…)").
   const subject = have ? text.slice(Math.max(0, text.lastIndexOf(':', found.index) + 1), found.index) : text;
-  const after = text.slice(found.index + found[0].length);
+  const after = text.slice(found.index);
   if (NOT_SAID.test(have ? subject : text.slice(0, found.index)) || /\bfrom\s+(?!me\b|us\b)/i.test(after) || /\b(?:i|we)\b/i.test(have ? subject : '')) return [];
   return receivers(subject, '', found[0], receipt, specs, claimed);
 }
