@@ -2,12 +2,36 @@
  * Does a clause assert a claim verb: not negated, not a question, promise, condition, advice or report,
  * and not the user's doing? English heuristics over the words before the verb. Pure.
  */
+import nlp from 'compromise';
 import { isObjectLike } from './claim-objects.ts';
 import type { VerbMatch } from './claim-verbs.ts';
 
 const NEGATION = /\b(?:not(?!\s+only\b)|never|no|zero|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
 /** Conditions, reported speech and advice: what follows is not the agent's account of what it did. */
-const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports|reported|states?|stated|indicates?|indicated|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
+const NOT_AN_ACCOUNT = /\b(?:if|unless|whether|once|until|says?|said|mentions?|mentioned|shows?|showed|reports|reported|states?|stated|indicates?|indicated|confirms|according to|recommends?|recommend(?:ed)?|suggests?|suggested|consider)\b/i;
+/**
+ * A word of NOT_AN_ACCOUNT read as a noun, not a verb of report: right after a determiner, or after a
+ * determiner and an adjective ("the reports", "each of the regional reports", "the states"); "the log
+ * shows" keeps its verb (a noun stands between).
+ */
+function nounSense(before: string, word: string): boolean {
+  if (!/^(?:says?|mentions?|shows?|reports|states?|indicates?|recommends?|suggests?)$/i.test(word)) return false;
+  const m = /\b(?:the|a|an|these|those|our|my|your|their|his|her|its|all|each|both|some|any|two|three|several|many|daily|weekly|monthly)\s+(?:([a-z-]+)\s+)?$/i.exec(before);
+  if (!m) return false;
+  return !m[1] || nlp(m[1]).has('#Adjective');
+}
+
+/** Conditions, reported speech and advice in `scope`, the words before a claim verb. */
+export function notAnAccount(scope: string): boolean {
+  for (const m of scope.matchAll(new RegExp(NOT_AN_ACCOUNT.source, 'gi'))) {
+    const before = scope.slice(0, m.index);
+    // "I'm pleased to say …", "I can confirm …", "happy to report …": the writer's own report is its account.
+    if (/^(?:says?|report(?:s|ed)?|confirms?|states?|mentions?)$/i.test(m[0]) && /(?:\b(?:happy|pleased|glad|able)\s+to|\b(?:i|we)\s+(?:can|could)|\b(?:i|we))\s+$/i.test(before)) continue;
+    if (!nounSense(before, m[0])) return true;
+  }
+  return false;
+}
+
 const MODALS = new Set(['will', "'ll", 'would', 'could', 'can', 'ca', 'should', 'shall', 'may', 'might', 'must', 'wo', 'to', 'gonna']);
 export const PASSIVE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', "'m", "'s", "'re", 'got', 'get', 'gets']);
 const AUX = new Set([...MODALS, ...PASSIVE, 'has', 'have', 'had', "'ve", "'d", 'did', 'do', 'does']);
@@ -79,7 +103,7 @@ export function progressive(text: string, match: VerbMatch): boolean {
 export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
   // File names are no words: "report.md" reports nothing, "notes.txt" is no negation.
   const scope = text.slice(scopeStart(text, match.start, verbs), match.start).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');
-  if (NEGATION.test(scope) || NOT_AN_ACCOUNT.test(scope)) return false;
+  if (NEGATION.test(scope) || notAnAccount(scope)) return false;
   // "deleted nothing", "removed no files", "wrote none of it".
   if (/^\s+(?:nothing|none|no|neither)\b/i.test(text.slice(match.end))) return false;
   // "…, according to errors.log": reported, wherever the marker stands.
@@ -87,7 +111,9 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
   const { aux, previous } = auxiliaries(text.slice(0, match.start));
   // "as you asked", "you removed it": the user's doing, not the agent's account.
   if (previous === 'you') return false;
-  const modal = aux.some((a) => MODALS.has(a)) || (aux.includes("'d") && aux.includes('have'));
+  // "I must have sent it an hour ago": a certainty about the past is an account (not "would/could have").
+  const surePast = aux[0] === 'have' && aux[1] === 'must' && aux.length === 2;
+  const modal = (aux.some((a) => MODALS.has(a)) && !surePast) || (aux.includes("'d") && aux.includes('have'));
   const ableTo = aux[0] === 'to' && previous !== undefined && ABLE.has(previous);
   switch (match.form) {
     case 'past':
@@ -97,6 +123,8 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
       // "I've run the cron", "has put": a participle that is the base form ("did" asserts the base too).
       return aux[0] === 'did' || ableTo || (!modal && (aux[0] === 'has' || aux[0] === 'have' || aux[0] === "'ve" || aux[0] === 'had') && PARTICIPLE_IS_BASE.has(match.text.split(/\s+/)[0]!.toLowerCase()));
     case 'ing':
+      // "Getting rid of b.log went smoothly": a gerund subject and a verb that tells it went through.
+      if (aux.length === 0 && previous === undefined && /^.*?\b(?:went|was|worked|succeeded|completed|finished|is done|was done)\s+(?:\w+\s+)?(?:smoothly|fine|well|ok|okay|successful(?:ly)?|without (?:a hitch|issues|problems|errors)|cleanly|through)\b/i.test(text.slice(match.end))) return true;
       // "freed 2 MB by deleting x", "I saved you 2 MB by removing x": as asserted as the verb it depends on.
       if (aux.length === 0 && previous === 'by') return doneBefore(text, match, verbs);
       // "ended up emailing the vendor", "went on to…": as done as the verb before.
@@ -114,6 +142,6 @@ function doneBefore(text: string, match: VerbMatch, verbs: readonly VerbMatch[])
   const earlier = verbs.filter((v) => v.end <= match.start);
   if (earlier.some((v) => (v.form === 'past' || v.form === 'phrase') && asserts(text, v, verbs))) return true;
   const before = text.slice(0, match.start);
-  if (earlier.length || NEGATION.test(before) || NOT_AN_ACCOUNT.test(before) || words(before).some((w) => MODALS.has(w) && w !== 'to')) return false;
+  if (earlier.length || NEGATION.test(before) || notAnAccount(before) || words(before).some((w) => MODALS.has(w) && w !== 'to')) return false;
   return /\b(?:\w+[^e\s]ed|made|got|won|gained|reclaimed)\b/i.test(before);
 }

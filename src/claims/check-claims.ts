@@ -7,9 +7,11 @@
  */
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
+import { anchoredClaims, placedClaims } from './anchored-claims.ts';
+import { receiverClaims } from './receiver-claims.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
-import type { ClaimSpec, ClaimSpecs } from './claim-specs.ts';
+import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf, withCommandVerbs } from './command-claims.ts';
@@ -31,7 +33,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const spans = codeSpans(answer);
   for (const clause of splitClauses(answer)) {
     if (clause.question || clause.counterfactual || clause.takenBack) continue;
-    const matches = chooseTools(clause.text, findVerbs(clause.text, matchers), specs, receipt, spans);
+    const matches = chooseTools(clause.text, headNouns(clause.text, findVerbs(clause.text, matchers)), specs, receipt, spans);
     for (const found of matches) {
       // "Released the lock by deleting deploy.lock", "cleaned out build/ with `rm -rf build`": the means
       // carries the claim (another verb of the clause, or a command), not the verb of its result.
@@ -41,27 +43,44 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       // "**Deleted:** nothing", "Sent: none": a label whose value is nothing claims nothing.
-      if (/^\s*\**\s*:\s*\**\s*(?:nothing|none|no one|nobody|n\/a)\b/i.test(clause.text.slice(match.end))) continue;
+      // A label with no value ("**Deleted:** —"), or one its parenthesis qualifies ("Deleted (pending approval): a.log").
+      if (/^\s*\**\s*:\s*\**\s*$/.test(clause.text.slice(match.end)) || /^\s*\([^)]*\b(?:pending|awaiting|waiting|rejected|denied|failed|not|planned|proposed|to do|todo|skipped|blocked)\b[^)]*\)/i.test(clause.text.slice(match.end))) continue;
+      // (…or a count of zero: "Emails sent today: 0", "Deleted: 0 files".)
+      if (/^[^.;:]{0,30}?\**\s*:\s*\**\s*(?:nothing|none|no one|nobody|n\/a|0|zero)\b/i.test(clause.text.slice(match.end))) continue;
       // "I'm sending it to you here", "sending you the summary below": the answer itself is the message.
       if (specs[match.tool]!.kind === 'send' && /^\s+(?:(?:it|this|them)\s+)?(?:to\s+)?you\b[^.;:]{0,30}?\b(?:here|below|in this (?:message|reply|answer|chat))\b/i.test(clause.text.slice(match.end))) continue;
       // "Build is green again", "it's green": an outcome told with no run of the command tool in the
       // receipt and no command named is a state of the world (CI, a colleague's run), not the agent's account.
       if (match.weak && !match.borrowed && match.form === 'phrase' && specs[match.tool]!.kind === 'run' && !receipt.some((e) => e.tool === match?.tool) && !spans.some(looksLikeCommand)) continue;
+      if (measureOrDescription(clause.text, match, specs[match.tool]!, receipt)) continue;
+      // "Orion was already booked, so the reservation failed": a state found before, and the call failed on it.
+      if (/\balready\s+(?:been\s+)?$/i.test(clause.text.slice(0, match.start)) && !FIRST_PERSON.test(clause.text.slice(0, match.start)) && objectRegions(clause.text, match, matches).passive && failureTold(clause.sentence ?? clause.text)) continue;
       let spec = specs[match.tool]!;
       let objects = claimedObjects(clause.text, match, matches, spec, receipt);
       if (!objects) {
         // "I removed the password line from config.ini": no file deleted, but config.ini edited.
         const edit = editOf(clause.text, match, matches, spec, specs, receipt);
-        if (!edit) continue;
-        match = { ...match, tool: edit.tool };
-        spec = specs[edit.tool]!;
-        objects = edit.objects;
+        if (edit) {
+          match = { ...match, tool: edit.tool };
+          spec = specs[edit.tool]!;
+          objects = edit.objects;
+        } else if (QUANTIFIED.test(clause.text)) {
+          // "Each of the regional reports has been written out under reports/": what the container holds, all of it.
+          objects = [];
+        } else continue;
       }
       if (!byTheAgent(clause.text, match, matches, spec, receipt, spans)) continue;
+      // "…, not by me": the writer says it was someone else's doing.
+      if (/\bnot\s+(?:by\s+)?(?:me|us)\b/i.test(clause.text.slice(match.end))) continue;
       if (match.weak && !match.borrowed && match.form === 'phrase' && spec.kind === 'send' && !receivedFromUs(clause.text, match, spec, receipt)) continue;
       // "The old backups are being removed now": a call under way backs it as a done one would.
+      // "I started `make build`" (then it was interrupted): a start is claimed, and a call that ran backs it.
+      // (…when the sentence tells it did not finish: "but the run stopped before it finished".)
+      const started =
+        (INCHOATIVE.test(match.text) || INCHOATIVE.test(clause.text.slice(Math.max(0, match.start - 20), match.start))) &&
+        /\b(?:stopped|interrupted|cut short|did(?:n't| not) finish|before it finished|never finished|failed|crashed|still running|timed out)\b/i.test(clause.sentence ?? '');
       const backing = (progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt).map((e) =>
-        repeatsDone(e, receipt) ? { ...e, outcome: 'done' as const } : e,
+        repeatsDone(e, receipt) || (started && (e.outcome === 'interrupted' || e.outcome === 'failed' || e.outcome === 'pending')) ? { ...e, outcome: 'done' as const } : e,
       );
       const done = backing.filter((e) => e.tool === match.tool && e.outcome === 'done');
       const add = (object: string | undefined) => {
@@ -94,17 +113,110 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         continue;
       }
       if (!objects.length) {
-        if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool))) add(undefined);
+        // "I drafted the email below", "This answer is all I am sending": the answer itself is the draft or the message.
+        if ((spec.kind === 'write' || spec.kind === 'send') && /\b(?:below|above|in this (?:message|reply|answer|chat)|this (?:answer|reply|message) is)\b/i.test(clause.text)) continue;
+        // "Your custom theme is gone", "1,204 rows were removed": a state told of no object and no word of the
+        // tool, when the run never called it but called others, is another sense of the words, not a claim of
+        // this tool. (An account in the active voice, "notified the team", still claims it.)
+        if ((match.form === 'phrase' || objectRegions(clause.text, match, matches).passive) && !receipt.some((e) => e.tool === match.tool) && receipt.length && !subjectOfTool(claimRegion(clause.text, match, matches), spec, match.tool, receipt)) continue;
+        if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }
       for (const object of objects) {
         if (!done.some((e) => !spec.objectArg || objectMatches(e.args[spec.objectArg], object, kindOf(spec)))) add(object);
       }
     }
+    // Claims no verb of a tool makes: a team or MCP tool's object told done, whatever the verb ("Access for
+    // EMP-3310 has been cut off", "#511 is in"); the receivers holding what was sent ("Alice and Bob both have the rota").
+    const claimed = new Set(matches.filter((m) => m.form !== 'base' && m.form !== 's').map((m) => m.tool));
+    const implied = [
+      ...anchoredClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
+      ...receiverClaims(clause.text, receipt, specs, claimed, matches),
+      ...placedClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
+    ];
+    for (const claim of implied) {
+      const spec = specs[claim.tool]!;
+      const kind = kindOf(spec);
+      if (!claim.objects.length) {
+        // Receivers told by a quantity: every call of the tool done, or as many as the number says.
+        const entries = receipt.filter((e) => e.tool === claim.tool).map((e) => (repeatsDone(e, receipt) ? { ...e, outcome: 'done' as const } : e));
+        const key = `${claim.tool}\u0000`;
+        if (seen.has(key) || (entries.some((e) => e.outcome === 'done') && !claimsMoreThanDone(clause.text, entries))) continue;
+        seen.add(key);
+        const claimText = clause.text.trim();
+        const has = entries.map(formatReceiptEntry).join(' · ') || `no ${claim.tool} call`;
+        warnings.push({ tool: claim.tool, clause: claimText, verb: claim.verb, receipt: has, message: `${claim.tool}: "${shorten(claimText, 100)}" — receipt: ${has}` });
+        continue;
+      }
+      for (const object of claim.objects) {
+        const key = `${claim.tool}\u0000${normalize(object)}`;
+        if (seen.has(key) || receipt.some((e) => e.tool === claim.tool && (e.outcome === 'done' || repeatsDone(e, receipt)) && objectMatches(e.args[spec.objectArg!], object, kind))) continue;
+        seen.add(key);
+        const claimText = clause.text.trim();
+        const has = receipt.filter((e) => e.tool === claim.tool && objectMatches(e.args[spec.objectArg!], object, kind)).map(formatReceiptEntry).join(' · ') || `no ${claim.tool} call for ${object}`;
+        warnings.push({ tool: claim.tool, object, clause: claimText, verb: claim.verb, receipt: has, message: `${claim.tool} ${object}: "${shorten(claimText, 100)}" — receipt: ${has}` });
+      }
+    }
   }
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
   return warnings.filter((w) => w.object || !warnings.some((o) => o.tool === w.tool && o.object));
 }
+
+/**
+ * "I've issued a $25 refund on order A-1042", "sent a refund", "ran a quick restart": a verb whose object is
+ * the action noun of another tool's own verb claims that tool — the noun says what was done, the verb
+ * only that it was. The verb's tense stays; the noun's match goes.
+ */
+export function headNouns(text: string, found: readonly VerbMatch[]): VerbMatch[] {
+  const out = [...found];
+  for (const noun of found) {
+    if (noun.form !== 'base' || noun.weak || /\s/.test(noun.text)) continue;
+    // The noun heads its phrase: a determiner or a figure before it, a preposition, a stop or the end after.
+    const before = /\b(?:a|an|the|its|their|that|this)\s+(?:[$€£]?[\d.,]+\s*(?:[a-z%]{1,4}\s+)?|[a-z]+\s+){0,2}$/i.exec(text.slice(0, noun.start));
+    if (!before || !/^\s*(?:$|[.,;:!)]|(?:on|for|to|of|from|with|in|at|and|via)\b)/i.test(text.slice(noun.end))) continue;
+    const verbAt = before.index;
+    if (NOT_ACTION_NOUNS.test(noun.text)) continue;
+    const light = found.find((v) => v.form === 'past' && v.tool !== noun.tool && v.end <= verbAt && !text.slice(v.end, verbAt).trim() && DELEXICAL.test(v.text));
+    if (!light) continue;
+    for (let i = out.length - 1; i >= 0; i--) if (out[i] === noun || (out[i]!.start === light.start && out[i]!.tool !== noun.tool)) out.splice(i, 1);
+    const at = out.findIndex((m) => m.start > light.start);
+    out.splice(at < 0 ? out.length : at, 0, { ...noun, form: 'past', start: light.start, end: noun.end, text: text.slice(light.start, noun.end) });
+  }
+  return out;
+}
+
+/**
+ * Not an account of an effect, though a claim verb stands in the past: a measure that changed by itself
+ * ("error rate dropped to zero", "disk usage went down by 40 %"), and a participle that describes things
+ * by when they happened ("two orders created 3 seconds apart", "tickets closed last week") when its noun is
+ * neither the agent nor anything of the tool's.
+ */
+function measureOrDescription(text: string, match: VerbMatch, spec: ClaimSpec, receipt: Receipt): boolean {
+  if (match.form !== 'past' || spec.kind === 'run') return false;
+  const after = text.slice(match.end);
+  // "Recorded temperatures were normal": a participle before its noun, which then has a verb of its own.
+  if (!text.slice(0, match.start).trim() && /^\s+(?:[a-z-]+\s+)?[a-z]{3,}s\s+(?:(?:in|on|of|from|for|at|with)\s+\S+\s+(?:\S+\s+)?)?(?:were|are|was|is|have|had|look|looked|seem|seemed|remain|remained|stay|stayed|show|showed|list|contain|include)\b/i.test(after) && !objectsIn(text, spec, match.tool, receipt).objects.length) return true;
+  // (…or ends its clause with nothing after it: "After confirming the error rate dropped, …".)
+  const intransitive = /^\s*(?:$|[,.;!]|(?:within|overnight|again|quickly|shortly|right away|on its own)\b)/i.test(after) && /\b(?:the|its|their|our|my)\s+(?:[a-z-]+\s+){0,2}[a-z-]+\s*$/i.test(text.slice(0, match.start));
+  if (!MEASURE.test(after) && !DATED.test(after) && !intransitive) return false;
+  const before = text.slice(0, match.start);
+  if (FIRST_PERSON.test(before) || auxiliaries(before).aux.length) return false;
+  const subject = words(before).slice(-3);
+  return !!subject.length && !objectsIn(before, spec, match.tool, receipt).objects.length && !(spec.nouns ?? []).some((n) => subject.some((w) => sameStem(w, n.toLowerCase())));
+}
+
+/** A change of a measure: "… to zero", "… by 40 %", "… back to normal". */
+const MEASURE = /^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|normal|baseline|near zero|~?\d[\d.,]*\s*(?:%|percent|ms|s|mb|gb|kb|k)?)(?![\w.])/i;
+/** When things happened: "… 3 seconds apart", "… last week", "… on Monday". */
+const DATED = /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:(?:on|in)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i;
+
+/** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
+const INCHOATIVE = /\b(?:started|starting|began|begun|kicked off|launched|initiated)\b/i;
+
+/** Verbs that say only that an action was done, the action told by their object ("issued a refund", "processed the payment"). */
+const DELEXICAL = /^(?:issued|gave|given|did|done|made|performed|processed|carried out|executed|put through|completed|handled|initiated|submitted|triggered|kicked off)$/i;
+/** Words that are an object more often than an action ("the update", "a note", "an issue", "the post"). */
+const NOT_ACTION_NOUNS = /^(?:update|note|log|message|post|issue|record|file|text|page|alert|comment|label|tag|mark|report|draft|list|set)$/i;
 
 /**
  * A deduplicated call was answered from an identical earlier one: its effect is that call's. It backs a
@@ -155,7 +267,12 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
     // "the service restarted via `systemctl restart app`": only a command of ours named (not "the build server rebooted").
     return commandEvidence(claimRegion(text, match, verbs), spans, entries, {}, match.text) >= 2;
   }
+  // "Bob sent me a message": the writer is who it was done to.
+  if (!passive && /^\s+(?:me|us)\b/i.test(after) && !FIRST_PERSON.test(before)) return false;
   const byAnother = BY_ANOTHER.test(objectRegion) || /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
+  // "the lodash advisory is resolved" for `pagerduty__resolve_incident`: a team tool's verb in the passive
+  // over a subject, in a clause that names nothing of the tool's (no object, no noun), is the everyday sense.
+  if (passive && !(match.tool in BUILTIN_CLAIM_SPECS) && /\b(?:the|a|an|this|that|its|their|our|my|your)\s+(?:[\w-]+\s+){0,3}$/i.test(before.replace(/\s+(?:is|are|was|were|has been|have been|had been|got|gets|now|already|also|just|been|being)\b/gi, ' ').replace(/\s+$/, ' ')) && !subjectOfTool(text, spec, match.tool, receipt)) return false;
   if (passive) return !byAnother;
   // "app.log was rotated and deleted by logrotate": a passive whose auxiliary stands before the first verb.
   if (byAnother && match.form === 'past' && !FIRST_PERSON.test(before)) return false;
@@ -178,6 +295,13 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (spec.objectArg && objectsIn(before, spec, match.tool, receipt).objects.length) return true;
   const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
+}
+
+/** The words name one of the tool's objects or nouns. */
+function subjectOfTool(before: string, spec: ClaimSpec, tool: string, receipt: Receipt): boolean {
+  if (spec.objectArg && objectsIn(before, spec, tool, receipt).objects.length) return true;
+  const ws = words(before);
+  return (spec.nouns ?? []).some((n) => ws.some((w) => sameStem(w, n.toLowerCase())));
 }
 
 /**
@@ -220,6 +344,10 @@ function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch
   if (next) after = `${inside} ${text.slice(match.end, next.start)}`;
   const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|:\s+(?=\S+\s+(?:will|is|was|has|had|are|were|would|can|could|should|stays?|remains?)\b)|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
   if (stop) after = after.slice(0, stop.index);
+  // "deleted the first two (copy1.jpg, copy2.jpg) and stopped before copy3.jpg": a second verb in the past
+  // after the first one's object starts a claim of its own (not "deleted and recreated x": nothing between).
+  const coordinated = /\S\s+and\s+(?:then\s+)?(?:[a-z]+ly\s+)?(?!(?:need|feed|seed|speed|bed|red|shed)\b)[a-z]{2,}ed\b/i.exec(after);
+  if (coordinated && after.slice(0, coordinated.index + 1).trim()) after = after.slice(0, coordinated.index + 1);
   return { after, before, passive };
 }
 
@@ -267,7 +395,7 @@ function claimedObjects(text: string, match: VerbMatch, verbs: readonly VerbMatc
 
 /** The words of a region without the names it excepts ("except db.bak", "other than a.log and b.log"). */
 function withoutExceptions(region: string): string {
-  return region.replace(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+[^,;]*/gi, ' ');
+  return region.replace(/\b(?:except(?:\s+for)?|other than|apart from|but not|(?<=\ball\s)but|save for|excluding)\s+[^,;]*/gi, ' ');
 }
 
 /**
@@ -285,7 +413,7 @@ function editOf(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spe
 
 /** The clause tells a failure or a wait ("`npm test` failed: 3 tests are failing", "was denied"); "no errors" is none. */
 function failureTold(text: string): boolean {
-  const rest = text.replace(/\b(?:no|zero|0|without)\s+(?:\w+\s+)?(?:errors?|warnings?|problems?|failures?|issues?)\b|\bdid(?:n't| not)\s+fail\b|\bno longer fails?\b/gi, ' ');
+  const rest = text.replace(/\b(?:no|zero|0|without|none)\s+(?:\w+\s+)?(?:errors?|warnings?|problems?|failures?|failed|failing|issues?)\b|\b(?:errors?|failures?|failed|failing):?\s*(?:0|zero|none)\b|\bdid(?:n't| not)\s+fail\b|\bno longer fails?\b/gi, ' ');
   return /\b(?:fail(?:s|ed|ing|ure)?|error(?:s|ed)?|denied|rejected|cancell?ed|interrupted|pending|waiting|timed out|blocked|broke(?:n)?|crash(?:ed|es)?)\b/i.test(rest);
 }
 
@@ -308,6 +436,8 @@ function reported(text: string, match: VerbMatch): boolean {
 /** "then I write the summary to report.md": a present tense told as what happened, right after "I"/"we". */
 function narrativePresent(text: string, match: VerbMatch): boolean {
   if (match.form !== 'base') return false;
+  // "say the word and I send it": an offer after an imperative, not a narrative.
+  if (/^\s*(?:just\s+)?(?:say|tell|give|let|approve|confirm|reply|ok|okay)\b[^.;]*\band\s+(?:i|we)\s*$/i.test(text.slice(0, match.start))) return false;
   const before = words(text.slice(0, match.start));
   const previous = before[before.length - 1];
   return (previous === 'i' || previous === 'we') && !before.some((w) => /^(?:if|when|whenever|unless|once|should|can|could|would|will|may|might|must|do|don't|n't|usually|always|often|never|typically)$/.test(w));
@@ -393,34 +523,44 @@ function sameStem(word: string, noun: string): boolean {
   return common >= Math.max(5, Math.min(word.length, noun.length) - 2);
 }
 
-const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, both: 2 };
+/** A claim over a number or all of its objects ("each of the reports", "all five files", "both"). */
+const QUANTIFIED = /\b(?:all|every|each|both|everything|everyone|whole|entire|remaining)\b|\bthe rest\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}[a-z]{2,}s\b/i;
+
+const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, dozen: 12, both: 2 };
 
 /**
  * A claim that names no object but a quantity ("all three logs are gone", "both files were deleted",
  * "3 emails sent", "the old logs have been removed", "I messaged everyone") claims more than the receipt's
  * done calls when some call of the tool was not done, or fewer were done than the number said.
  */
-function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[]): boolean {
+function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[], afterVerb = ''): boolean {
   const done = entries.filter((e) => e.outcome === 'done').length;
   // "Every .bak file except db.bak": an excepted call's fate is not claimed.
-  const excepted = [...text.matchAll(/\b(?:except(?:\s+for)?|other than|apart from|but not|save for|excluding)\s+([^,;]*)/gi)].map((m) => m[1]!.toLowerCase()).join(' ');
+  const excepted = [...text.matchAll(/\b(?:except(?:\s+for)?|other than|apart from|but not|(?<=\ball\s)but|save for|excluding)\s+([^,;]*)/gi)].map((m) => m[1]!.toLowerCase()).join(' ');
   const undone = entries.some((e) => e.outcome !== 'done' && e.outcome !== 'deduplicated' && !Object.values(e.args).some((v) => [v, v.split('/').pop() ?? v].some((n) => n.length > 1 && excepted.includes(n.toLowerCase()))));
   // "Deleted 4 of 5 files": as many done as the first number says.
   const part = /\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text);
   if (part) return done < (NUMBERS[part[1]!.toLowerCase()] ?? Number(part[1]));
   if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
-  if (/\b(?:all|every|each|everyone|everybody|everything|both)\b/i.test(text)) {
-    const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text)?.[1];
+  // (…and what names a whole: "the whole team", "the entire batch", "the rest of the files", "the remaining ones".)
+  if (/\b(?:all|every|each|everyone|everybody|everything|both|whole|entire|entirety|remaining)\b|\bthe rest\b/i.test(text)) {
+    const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)\b/i.exec(text)?.[1];
     const count = n ? (NUMBERS[n.toLowerCase()] ?? Number(n)) : /\bboth\b/i.test(text) ? 2 : 0;
     return undone || done < count;
   }
   const nouns = nlp(text).nouns().isPlural().json() as { terms: { normal: string }[] }[];
   const plurals = new Set(nouns.flatMap((n) => n.terms.map((t) => t.normal)));
-  for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+)?([a-z]{3,})\b(?![.,]\d)/gi)) {
-    const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 2).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
+  for (const m of text.matchAll(/(?<![\d.,])\b(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)\s+(?:[a-z-]+\s+){0,2}([a-z]{3,})\b(?![.,]\d)/gi)) {
+    const next = text.slice(m.index + m[1]!.length).trim().split(/\s+/).slice(0, 3).map((w) => w.toLowerCase().replace(/[^a-z-]/g, ''));
     // The lexicon's plural nouns, or a plural form after a number ("Four messages": the lexicon may read a verb).
     if (next.some((w) => plurals.has(w) || /^[a-z]{2,}[^sui']s$/.test(w))) return done < (NUMBERS[m[1]!.toLowerCase()] ?? Number(m[1]));
   }
+  // "Deleted old logs", "emailed vendors about it": a bare plural as the verb's object is all of them.
+  const [first, second] = afterVerb.trim().split(/\s+/).map((w) => w.toLowerCase().replace(/[^a-z'-]/g, ''));
+  const plural = (w: string | undefined) => !!w && (plurals.has(w) || /^[a-z]{3,}[^sui']s$/.test(w));
+  // (…not a set the clause narrows: "customers who replied", "files that were stale", "logs where allowed".)
+  const narrowed = /^\s*(?:[a-z-]+\s+){1,2}(?:who|that|which|where|whose|i|we|you)\b/i.test(afterVerb);
+  if (first && !narrowed && !/^(?:the|a|an|my|our|your|his|her|their|its|this|that|some|one|two|three|to|for|with|from|about|on|in|at)$/.test(first) && (plural(first) || plural(second))) return undone;
   // "the old logs", "the logs are gone": either word after "the" may be the plural noun.
   for (const m of text.matchAll(/\bthe\s+([a-z-]+)(?:\s+([a-z]{3,}))?\b/gi)) {
     if ([m[1], m[2]].some((w) => w && plurals.has(w.toLowerCase()))) return undone;

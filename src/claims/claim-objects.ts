@@ -22,7 +22,7 @@ export function kindOf(spec: ClaimSpec): 'path' | 'recipient' | 'name' {
 export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt: Receipt): { objects: string[]; containers: number; containerNames: string[] } {
   const kind = kindOf(spec);
   const containerWords = wordsOf(spec).containers;
-  const containerBefore = containerWords.length ? new RegExp(`\\b(?:${containerWords.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
+  const containerBefore = containerRegex(containerWords);
   const objects: string[] = [];
   let containers = 0;
   const containerNames: string[] = [];
@@ -37,6 +37,11 @@ export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt
     for (const m of region.matchAll(FILE_LIKE)) if (!NOT_FILES.has(m[1]!.toLowerCase())) push(m[1]!, m.index);
   } else if (kind === 'recipient') {
     for (const m of region.matchAll(RECIPIENT)) push(m[0], m.index);
+  }
+  // Names of the shape the receipt's names have ("PRJ-12" beside a call for PRJ-11, "#512" beside 511): an
+  // object the run never acted on is still an object.
+  if (kind === 'name' && spec.objectArg) {
+    for (const shape of shapesOf(receipt, tool, spec.objectArg)) for (const m of region.matchAll(shape)) push(m[1] ?? m[0], m.index);
   }
   // Objects the receipt knows by name ("the cache directory" when a call deleted `cache`).
   if (spec.objectArg) {
@@ -57,6 +62,48 @@ export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt
     }
   }
   return { objects, containers, containerNames };
+}
+
+const shapes = new Map<string, RegExp | null>();
+/**
+ * The shape of an identifier a call acted on: its letters kept, its digits any digits ("PRJ-11" → PRJ-\d+,
+ * "cus_991" → cus_\d+, "511" → #\d+ or "PR 511"). None for titles and words.
+ */
+function shapeOf(value: string): RegExp | null {
+  let shape = shapes.get(value);
+  if (shape !== undefined) return shape;
+  const id = /^([A-Za-z][A-Za-z]*[-_#]?)(\d{2,})$/.exec(value.trim());
+  shape = id
+    ? new RegExp(`(?<![\\w@.-])${escape(id[1]!)}\\d{${Math.max(1, id[2]!.length - 2)},}(?![\\w@-]|\\.\\w)`, 'gi')
+    : /^\d+$/.test(value.trim())
+      ? /(?:#|\b(?:PR|pull request|issue|ticket|incident)\s*#?\s*)(\d+)\b/gi
+      : null;
+  if (shapes.size > 1000) shapes.clear();
+  shapes.set(value, shape);
+  return shape;
+}
+
+function shapesOf(receipt: Receipt, tool: string, objectArg: string): RegExp[] {
+  const out: RegExp[] = [];
+  for (const e of receipt) {
+    const v = e.tool === tool ? e.args[objectArg] : undefined;
+    const shape = v && v !== REDACTED ? shapeOf(v) : null;
+    if (shape && !out.some((r) => r.source === shape.source)) out.push(shape);
+  }
+  return out;
+}
+
+const containerRegexes = new Map<string, RegExp | null>();
+/** "from notes.txt", "in the config": a name right after one of the words is where, not what (built once per word list). */
+function containerRegex(words: readonly string[]): RegExp | null {
+  const key = words.join('|');
+  let regex = containerRegexes.get(key);
+  if (regex === undefined) {
+    regex = words.length ? new RegExp(`\\b(?:${words.map((c) => phraseSource(c.split(/\\s+/))).join('|')})\\s+(?:the\\s+|a\\s+)?$`, 'i') : null;
+    if (containerRegexes.size > 200) containerRegexes.clear();
+    containerRegexes.set(key, regex);
+  }
+  return regex;
 }
 
 export function normalize(name: string): string {

@@ -4,6 +4,7 @@
  */
 import nlp from 'compromise';
 import { KIND_WORDS } from './claim-kinds.ts';
+import { isObjectLike } from './claim-objects.ts';
 
 export interface Clause {
   text: string;
@@ -13,6 +14,8 @@ export interface Clause {
   counterfactual?: boolean;
   /** The rest of its sentence takes it back ("I ran `git pull` but it failed"). */
   takenBack?: boolean;
+  /** The sentence it belongs to. */
+  sentence?: string;
 }
 
 /**
@@ -24,7 +27,7 @@ export function splitClauses(answer: string): Clause[] {
   const text = nameLines(
     joinNameLists(
       checklists(
-        checkMarks(tableRows(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"')))
+        checkMarks(tableRows(notTheAnswers(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"'))))
           // Marks that decorate a line (✅, ✔, 🗑): the words say what they mean.
           .replace(/[\u2705\u2714\u2713\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
           .replace(/\*\*|__|`/g, ''),
@@ -36,18 +39,61 @@ export function splitClauses(answer: string): Clause[] {
     if (!sentence.trim()) continue;
     const question = /\?\s*$/.test(sentence);
     // "Had the deletion been approved, …", "Were it approved, …": a condition contrary to fact.
-    const counterfactual = /^(?:had|were|should)\s+(?!(?:i|we)\s+(?:not\s+)?(?:deleted|sent|written|removed)\b)[^,]{3,80},/i.test(sentence.trim());
-    const { main, asides } = asidesOf(sentence);
-    const parts = [...main.split(/\s*;\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|,?\s+(?=\b(?:but|however|although|though|whereas|yet)\b)/i), ...asides];
+    // "Had I sent it, it would have gone to …": inverted with "I"/"we" too, when the rest says what would have been.
+    const counterfactual =
+      /^(?:had|were|should)\s+(?!(?:i|we)\s+(?:not\s+)?(?:deleted|sent|written|removed)\b)[^,]{3,80},/i.test(sentence.trim()) ||
+      /^(?:had|were)\s+(?:i|we)\s+[^,]{3,80},[^.;]*\b(?:would|could|might)(?:\s+not|n't)?\s+have\b/i.test(sentence.trim());
+    const { main, asides } = asidesOf(appositions(sentence));
+    const parts = [...main.split(/\s*;\s*|\s*[\u2014\u2013]\s*|\s+-{1,2}\s+|(?<!\b(?:all|everything|everyone|everybody|anything|nothing|none)),?\s+(?=\b(?:but|however|although|though|whereas|yet)\b)/i), ...asides];
+    const mainParts = parts.length - asides.length;
     parts.forEach((part, i) => {
       if (!part || !part.trim()) return;
       // "I ran `git pull` but it failed": the rest of the sentence takes the claim back.
       const takenBack = i + 1 < parts.length && i < parts.length - asides.length && TAKEN_BACK.test(parts[i + 1]!.trim());
-      clauses.push({ text: part.trim(), question, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
+      // "I must have sent it an hour ago — maybe check his spam folder?": only the part that asks is a question.
+      // (A part the next one continues with "but …" stays under the sentence's question mark.)
+      const asks = question && (i >= mainParts - 1 || QUESTION_START.test(part.trim()) || /^(?:but|however|although|though|whereas|yet)\b/i.test(parts[i + 1]?.trim() ?? ''));
+      clauses.push({ text: part.trim(), question: asks, sentence, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
     });
   }
   return clauses;
 }
+
+/**
+ * Lines that are not the answer's own account: comments inside a fenced code block ("# deleted a.log
+ * earlier"), and a quotation under a line that introduces a draft or another's words ("The email I would
+ * send:" / "> Hi Bob, I deleted a.log.").
+ */
+function notTheAnswers(answer: string): string {
+  const lines = answer.split('\n');
+  let fenced = false;
+  let quoted = false;
+  return lines
+    .map((line, i) => {
+      if (/^\s*(?:```|~~~)/.test(line)) {
+        fenced = !fenced;
+        return line;
+      }
+      if (fenced) return /^\s*(?:#|\/\/|--|;)/.test(line) ? '' : line;
+      if (/^\s*>/.test(line)) {
+        const intro = lines.slice(0, i).reverse().find((l) => l.trim() && !/^\s*>/.test(l)) ?? '';
+        quoted = /:\s*$/.test(intro) && /\b(?:would|could|draft|drafted|wrote|write|said|says|reads|proposed|suggested|template|below|like this|as follows|quote|asked|message)\b/i.test(intro);
+        return quoted ? '' : line;
+      }
+      return line;
+    })
+    .join('\n');
+}
+
+/** "Both files — notes.md and todo.md — are written": names between dashes are an apposition, read as a parenthesis. */
+function appositions(sentence: string): string {
+  return sentence.replace(/\s+[\u2014\u2013]\s+([^\u2014\u2013]{3,160}?)\s+[\u2014\u2013]\s+/g, (whole, inner: string) =>
+    inner.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+/).every((n) => isObjectLike(n.trim())) ? ` (${inner}) ` : whole,
+  );
+}
+
+/** A part of a sentence that asks: an inverted auxiliary or a question word first ("Should I …", "want me to …"). */
+const QUESTION_START = /^(?:and\s+|or\s+|so\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|have|has|want|what|which|who|why|how|where|when|any|anything|or)\b/i;
 
 /** The next clause says the claimed thing failed or did not happen: "but it failed", "but the approval was declined". */
 const TAKEN_BACK = /^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
@@ -92,17 +138,21 @@ function tableRows(text: string): string {
         header = cellsOf(line).map((h) => h.replace(/[?:*`]/g, '').trim().toLowerCase());
         return [];
       }
-      const cells = cellsOf(line);
+      // A row number under "#" or "Step" is no word of the row ("| 2 | Scale | search → 3 |").
+      const raw = cellsOf(line);
+      const keep = raw.map((c, j) => !(/^\d{1,3}\.?$/.test(c) && /^(?:#|no\.?|n|step|)$/.test(header[j] ?? '')));
+      const cells = raw.filter((_c, j) => keep[j]);
+      const heads = header.filter((_h, j) => keep[j] ?? true);
       const yes = (c: string) => /^(?:yes|y|done|ok|okay|success|succeeded|true|x|\u2705|\u2714\uFE0F?|\u2713|\u2611\uFE0F?)$/i.test(c.replace(/\s+/g, ''));
       const out = cells.map((cell, j) => {
-        const head = header[j] ?? '';
+        const head = heads[j] ?? '';
         if (!yes(cell) || !head) return cell;
         if (/^(?:result|status|outcome|state|done|ok)$/.test(head)) return 'done';
         return /ed$|^(?:sent|written|done|run|built|paid|made|gone)$/.test(head) ? head : cell;
       });
       // A row whose action cell is a bare verb and whose result says done: "Wrote notes/today.md".
-      if (out.includes('done') && out.some((c, j) => /^(?:action|step|task|what|operation|change)$/.test(header[j] ?? '') && /^[a-z]+(?:\s|$)/i.test(c))) {
-        const j = out.findIndex((c, k) => /^(?:action|step|task|what|operation|change)$/.test(header[k] ?? ''));
+      if (out.includes('done') && out.some((c, j) => /^(?:action|step|task|what|operation|change)$/.test(heads[j] ?? '') && /^[a-z]+(?:\s|$)/i.test(c))) {
+        const j = out.findIndex((c, k) => /^(?:action|step|task|what|operation|change)$/.test(heads[k] ?? ''));
         const [verb, ...rest] = out[j]!.split(/\s+/);
         out[j] = [pastOf(verb!, true), ...rest].join(' ');
         out.splice(out.indexOf('done'), 1);
@@ -144,6 +194,9 @@ function checkMarks(text: string): string {
     .split('\n')
     .map((line) => {
       if (!CHECK.test(line)) return line;
+      // "- a.log ✅" under a heading: the name, and its mark as a status the heading's list keeps.
+      const named = /^([ \t]*(?:[-*+•]|\d+[.)])[ \t]+)([\w./@#-]+)[ \t]*[\u2705\u2714\u2713\u2611]\uFE0F?\s*$/u.exec(line);
+      if (named) return `${named[1]}${named[2]} (done)`;
       const colon = /^(.*\S):\s*[\u2705\u2714\u2713\u2611]\uFE0F?\s*$/u.exec(line);
       if (colon) return `${colon[1]}: done`;
       const lead = /^([ \t]*(?:[-*+•]|\d+[.)])?[ \t]*(?:[\u2705\u2714\u2713\u2611]\uFE0F?\s*)?)([A-Za-z]+)(\s.*)$/u.exec(line);
@@ -182,7 +235,8 @@ function joinNameLists(text: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // "Deleted files:" or a heading ("### Deleted") over a list of bare names.
-    if (!/:\s*$/.test(line) && !/^\s*#{1,6}\s+\S/.test(line)) {
+    // (…or a line of one or two words, a bold label once its marks are gone: "Removed".)
+    if (!/:\s*$/.test(line) && !/^\s*#{1,6}\s+\S/.test(line) && !/^\s*[A-Za-z]+(?:\s+[a-z]+)?\s*$/.test(line)) {
       out.push(line);
       continue;
     }

@@ -235,10 +235,16 @@ export function withCommandVerbs<S extends { kind?: string; weakVerbs?: readonly
       for (const w of command.toLowerCase().split(/\s+/)) if (/^[a-z]{3,}$/.test(w) && !COMMAND_NOT_VERBS.has(w)) for (const past of inflect(w).past) if (/ed$/.test(past)) words.add(past);
     }
     const more = [...words].filter((w) => !(spec.weakVerbs ?? []).includes(w));
-    if (more.length) (out ??= { ...specs })[tool] = { ...spec, weakVerbs: [...(spec.weakVerbs ?? []), ...more] };
+    // A word that names what one command does ("linted" for `npm run lint`, "rebased" for `git rebase main`)
+    // claims that command by itself; an everyday one ("updated", "checked") still needs the command named.
+    const own = more.filter((w) => !EVERYDAY_PASTS.has(w));
+    if (more.length) (out ??= { ...specs })[tool] = { ...spec, weakVerbs: [...(spec.weakVerbs ?? []), ...more.filter((w) => !own.includes(w))], ...(own.length ? { verbs: [...((spec as { verbs?: readonly string[] }).verbs ?? []), ...own] } : {}) };
   }
   return out ?? specs;
 }
+
+/** Past forms of command words that everyday English uses for other things. */
+const EVERYDAY_PASTS = new Set(['updated', 'checked', 'listed', 'showed', 'added', 'removed', 'deleted', 'created', 'started', 'stopped', 'opened', 'closed', 'moved', 'copied', 'changed', 'fixed', 'tested', 'logged', 'printed', 'viewed', 'watched', 'pushed', 'pulled', 'reset', 'cleaned', 'cleared', 'killed', 'applied', 'loaded', 'saved', 'sent', 'posted', 'fetched', 'searched', 'described', 'tagged', 'marked', 'noted', 'ran']);
 
 /** Words of commands that are programs or fillers, not what a reader says was done. */
 const COMMAND_NOT_VERBS = new Set(['sudo', 'npm', 'npx', 'pnpm', 'yarn', 'node', 'git', 'docker', 'kubectl', 'bash', 'the', 'and', 'all', 'run', 'exec', 'python', 'make', 'env']);

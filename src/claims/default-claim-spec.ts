@@ -74,7 +74,10 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   const params = tool.params ?? [];
   const objectArg = kind === 'run' ? undefined : (params.find((p) => !NOT_OBJECT_ARGS.test(p)) ?? params.find((p) => OBJECT_ARGS.test(p)) ?? params[0]);
   const cues = new Set<string>(kind && kind !== 'run' ? KIND_CUES[kind] : []);
-  const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w) && w !== verb);
+  // "PR" for `merge_pull_request`, "MR" for `approve_merge_request`: the initials of the name's two-word noun.
+  const ownWords = nameWords(tool.name.split('__').pop() ?? tool.name).filter((w) => w !== verb);
+  const initials = ownWords.length === 2 ? [ownWords.map((w) => w[0]).join('')] : [];
+  const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w) && w !== verb).concat(initials);
   // The description's own verb may tell a second kind ("Publish a post…" for `post_tweet`, a send): its
   // verbs with evidence, its phrases ("is live") as they are.
   const descVerb = nameWords(tool.description ?? '')[0];
@@ -87,7 +90,7 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   const light = noun && noun.length >= 3 ? ['leave', 'make', 'put', 'drop', 'submit', 'place'].map((v) => `${v} * ${noun}`) : [];
   // "reacted" for `add_reaction`, "rotated" for `key_rotation`: the verb an -ion noun of the name comes from.
   const fromNoun = noun && /tion$/.test(noun) && noun.length > 6 ? [noun.slice(0, -3), `${noun.slice(0, -3)}e`] : [];
-  const own = [...(verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : []), ...descOwn, ...light, ...fromNoun];
+  const own = [...(verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : []), ...descOwn, ...descriptionVerbs(tool.description ?? '').filter((v) => v !== verb && v !== descVerb), ...light, ...fromNoun];
   const last = nameWords(tool.name.split('__').pop() ?? tool.name).pop();
   const denominal = last && last !== verb && last.length >= 3 && !NOT_DENOMINAL.has(last) && !STOP.has(last) ? [last] : [];
   // Its name's verb claims it outright (unless it also tells what became of a call, "cancelled before
@@ -106,6 +109,21 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
     ...(objectArg ? { objectArg, objectKind: RECIPIENT_ARGS.test(objectArg) ? 'recipient' : /^(?:path|file|filename|file_path|filepath|key)$/i.test(objectArg) ? 'path' : 'name' } : {}),
     nouns,
   };
+}
+
+/**
+ * The verbs a description coordinates after its first one ("Deactivate an employee's accounts and revoke
+ * their access" → revoke; "Create an event in the team calendar and invite the attendees" → invite): each
+ * is a verb with its object after it (a determiner or a possessive follows). With their families.
+ */
+export function descriptionVerbs(description: string): string[] {
+  const out: string[] = [];
+  for (const m of description.toLowerCase().matchAll(/(?:,\s*(?:and\s+|then\s+)?|\s(?:and|then)\s+|;\s*)([a-z]{3,})\s+(?:the|a|an|their|its|his|her|each|every|all|any|them|it|one|your|our)\b/g)) {
+    const v = m[1]!;
+    if (NOT_ACTIONS.has(v) || STOP.has(v) || /(?:ed|ing|ly|s)$/.test(v) || out.includes(v)) continue;
+    out.push(v, ...(VERB_FAMILIES[v] ?? []));
+  }
+  return out;
 }
 
 /** What `claimSpecsOf` reads of a contract: a declared spec, or the facts a default is derived from. */
