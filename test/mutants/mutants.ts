@@ -119,6 +119,13 @@ export const MUTANTS: Mutant[] = [
     tests: [{ file: 'tools-policy.test.ts', name: 'a redacted argument is masked' }],
   },
   {
+    id: 'answer-checked-without-receipt',
+    invariant: "a final answer checked by its model call is checked against the run's receipt",
+    file: 'workflows/agent.ts',
+    edits: [{ find: '...(answerCheck ? { claimCheck: { receipt: answerCheck.receipt } } : {}),', replace: '...(answerCheck ? { claimCheck: { receipt: [] } } : {}),' }],
+    tests: [{ file: 'receipt.test.ts', name: 'an approved deletion' }],
+  },
+  {
     id: 'receipt-rejected-as-done',
     invariant: 'a rejected call is rejected in the receipt',
     file: 'src/claims/receipt.ts',
