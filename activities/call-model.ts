@@ -5,7 +5,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import { z } from 'zod';
 import type { ToolContract } from '../src/tools/define-tool.ts';
 import { isMcpToolName } from '../src/tools/mcp-contracts.ts';
-import { readableDefinition, type ToolDefinition } from '../src/tools/tool-definition.ts';
+import { readableContract, readableDefinition, type ToolDefinition } from '../src/tools/tool-definition.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import { formatCount, MAX_REPLY_CHARS } from '../src/wire/payload-bounds.ts';
 import type { ChatMessage, ModelReply, ToolCall } from '../src/wire/types.ts';
@@ -25,7 +25,6 @@ import { LocalCallInterruptions } from './local-call-interruptions.ts';
 import type { Client } from '@temporalio/client';
 import { contextTooLongFailure, overBudget, type ContextBudget } from './context-budget.ts';
 import type { OverBudget } from '../src/wire/context-window.ts';
-import { contractFromDefinition } from '../src/tools/tool-definition.ts';
 import { toolContracts } from '../src/tools/contracts.ts';
 import { claimCheckTool } from '../src/claims/claim-check-tool.ts';
 import type { ClaimCheckTool } from '../src/wire/claim-check.ts';
@@ -149,26 +148,19 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
   /** The tools the check knows, as the run's own check would: every built-in one, and those the run offered (its MCP tools as the workflow reads them). */
   function checkTools(toolNames: readonly string[], offeredNow: readonly ToolDefinition[]): ClaimCheckTool[] {
     const byName = new Map(toolContracts.map((c) => [c.name, claimCheckTool(c)] as const));
-    const defined = (name: string) => definedContract(workerCatalog?.().find((d) => d.name === name));
+    const defined = (name: string) => {
+      const definition = workerCatalog?.().find((d) => d.name === name);
+      return definition ? readableContract(definition) : null;
+    };
     for (const name of toolNames) {
       const contract = contracts.get(name) ?? defined(name);
       if (contract) byName.set(name, claimCheckTool(contract));
     }
     for (const definition of offeredNow) {
-      const contract = definedContract(definition);
+      const contract = readableContract(definition);
       if (contract) byName.set(definition.name, claimCheckTool(contract));
     }
     return [...byName.values()];
-  }
-}
-
-/** A definition's contract as the workflow builds it; none when its schema cannot be read. */
-function definedContract(definition: ToolDefinition | undefined): ToolContract | undefined {
-  if (!definition) return undefined;
-  try {
-    return contractFromDefinition(definition);
-  } catch {
-    return undefined;
   }
 }
 

@@ -14,7 +14,7 @@
 import * as wf from '@temporalio/workflow';
 import { contractsByName } from '../src/tools/contracts.ts';
 import type { ToolContract } from '../src/tools/define-tool.ts';
-import { contractFromDefinition, type ToolDefinition } from '../src/tools/tool-definition.ts';
+import { readableContract, type ToolDefinition } from '../src/tools/tool-definition.ts';
 import { mcpTools } from './activity-options.ts';
 import { FailureType } from '../src/wire/failures.ts';
 import type { Changes } from './changes.ts';
@@ -50,17 +50,10 @@ export function addWorkerTools(offered: Map<string, ToolContract>, definitions: 
   const unreadable: string[] = [];
   for (const definition of definitions) {
     if (wanted && !wanted.includes(definition.name)) continue;
-    const contract = contractOf(definition);
+    const contract = readableContract(definition);
     if (contract) offered.set(definition.name, contract);
     else unreadable.push(definition.name);
   }
   return unreadable;
 }
 
-function contractOf(definition: ToolDefinition): ToolContract | null {
-  try {
-    return contractFromDefinition(definition);
-  } catch {
-    return null;
-  }
-}

@@ -60,12 +60,16 @@ export function contractFromDefinition(definition: ToolDefinition): ToolContract
   });
 }
 
+/** The definition's contract, or null when its schema cannot be read back (the workflow leaves such a tool out). */
+export function readableContract(definition: ToolDefinition): ToolContract | null {
+  try {
+    return contractFromDefinition(definition);
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the workflow can read the definition's schema (a worker offers only those it can). */
 export function readableDefinition(definition: ToolDefinition): boolean {
-  try {
-    contractFromDefinition(definition);
-    return true;
-  } catch {
-    return false;
-  }
+  return readableContract(definition) !== null;
 }
