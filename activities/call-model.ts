@@ -84,6 +84,9 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
     });
   }
 
+  // What the claim check reads of the built-in tools: the same for every final answer.
+  const builtinCheckTools = toolContracts.map((c) => [c.name, claimCheckTool(c)] as const);
+
   return async function callModel(input: CallModelInput): Promise<ModelReply | OverBudget> {
     const ctx = Context.current();
     // The model's provider and price first: a model with neither fails here, before anything is sent.
@@ -147,7 +150,7 @@ export function createCallModel({ endpoints, contracts, transcripts, client, sto
 
   /** The tools the check knows, as the run's own check would: every built-in one, and those the run offered (its MCP tools as the workflow reads them). */
   function checkTools(toolNames: readonly string[], offeredNow: readonly ToolDefinition[]): ClaimCheckTool[] {
-    const byName = new Map(toolContracts.map((c) => [c.name, claimCheckTool(c)] as const));
+    const byName = new Map(builtinCheckTools);
     const defined = (name: string) => {
       const definition = workerCatalog?.().find((d) => d.name === name);
       return definition ? readableContract(definition) : null;
