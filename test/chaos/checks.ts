@@ -32,7 +32,11 @@ const SIDE_EFFECT_TOOLS = ['delete_file', 'send_message'];
 
 export const problems = (r: CheckReport) => [...r.lost, ...r.stuck, ...r.wrong, ...r.effects, ...r.traces, ...r.events];
 
-export async function checkRuns(storeUrl: string, runs: TrackedRun[]): Promise<CheckReport> {
+/**
+ * Checks `runs`. `started` names every run the driver started (default: `runs`): a ledger entry of a run
+ * outside it is one nobody started. The soak checks runs in batches, each just before `gc` collects it.
+ */
+export async function checkRuns(storeUrl: string, runs: TrackedRun[], started: ReadonlySet<string> = new Set(runs.map((r) => r.runId))): Promise<CheckReport> {
   const report: CheckReport = { runs: runs.length, lost: [], stuck: [], wrong: [], effects: [], traces: [], events: [], effectsOnce: 0, tracesChecked: 0 };
   for (const run of runs) {
     if (!run.result) {
@@ -51,7 +55,7 @@ export async function checkRuns(storeUrl: string, runs: TrackedRun[]): Promise<C
     const traces = await finishedTraces(db, ids, children);
     checkTraces(report, runs, traces);
     await checkEvents(db, report, ids);
-    await checkEffects(db, report, runs);
+    await checkEffects(db, report, runs, started);
   } finally {
     await db.end();
   }
@@ -117,15 +121,14 @@ async function checkEvents(db: pg.Client, report: CheckReport, ids: string[]): P
   for (const id of ids) if (!seen.has(id)) report.events.push(`${id}: no events`);
 }
 
-async function checkEffects(db: pg.Client, report: CheckReport, runs: TrackedRun[]): Promise<void> {
+async function checkEffects(db: pg.Client, report: CheckReport, runs: TrackedRun[], started: ReadonlySet<string>): Promise<void> {
   const { rows } = await db.query<{ key: string; tool: string; phase: string; detail: string }>(`SELECT key, tool, phase, detail FROM effects WHERE tool = ANY($1)`, [SIDE_EFFECT_TOOLS]);
   const byRun = new Map<string, typeof rows>();
   for (const row of rows) {
     const runId = row.key.slice(0, row.key.indexOf(':'));
     byRun.set(runId, [...(byRun.get(runId) ?? []), row]);
   }
-  const known = new Set(runs.map((r) => r.runId));
-  for (const runId of byRun.keys()) if (!known.has(runId) && runId.startsWith('chaos-')) report.effects.push(`${runId}: a ledger entry of a run nobody started`);
+  for (const runId of byRun.keys()) if (!started.has(runId) && runId.startsWith('chaos-')) report.effects.push(`${runId}: a ledger entry of a run nobody started`);
   for (const run of runs) {
     const entries = byRun.get(run.runId) ?? [];
     const sent = existsSync(path.join(run.workspace, 'outbox')) ? readdirSync(path.join(run.workspace, 'outbox')).length : 0;
@@ -146,6 +149,21 @@ async function checkEffects(db: pg.Client, report: CheckReport, runs: TrackedRun
       if (sent || deleted) report.effects.push(`${where}: unapproved effect: ${sent} message(s) in the outbox, access.log ${deleted ? 'deleted' : 'kept'}`);
     }
   }
+}
+
+/** Two batches' reports as one. */
+export function mergeReports(a: CheckReport, b: CheckReport): CheckReport {
+  return {
+    runs: a.runs + b.runs,
+    lost: [...a.lost, ...b.lost],
+    stuck: [...a.stuck, ...b.stuck],
+    wrong: [...a.wrong, ...b.wrong],
+    effects: [...a.effects, ...b.effects],
+    traces: [...a.traces, ...b.traces],
+    events: [...a.events, ...b.events],
+    effectsOnce: a.effectsOnce + b.effectsOnce,
+    tracesChecked: a.tracesChecked + b.tracesChecked,
+  };
 }
 
 /** The report, as printed at the end of a chaos or soak run; the problems, at most 40 of them. */

@@ -11,7 +11,8 @@
  *   --outage-seconds S  the store outage (default 10)
  *   --seed N            which workers are killed when (default 1)
  *   --max-minutes M     a phase's runs not finished by then are stuck (default 20; --ci 6)
- *   --soak [--minutes M] [--every-seconds S]   the soak instead (test/chaos/soak.ts)
+ *   --soak [--minutes M] [--every-seconds S] [--retention-minutes R]   the soak instead (test/chaos/soak.ts):
+ *                       gc with an R-minute retention (default 2) at every sample
  */
 import { parseArgs } from 'node:util';
 import { findPostgresBinDir } from '../../src/store/throwaway-postgres.ts';
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     soak: { type: 'boolean', default: false },
     minutes: { type: 'string', default: '10' },
     'every-seconds': { type: 'string', default: '2' },
+    'retention-minutes': { type: 'string', default: '2' },
     verbose: { type: 'boolean', default: false },
   },
 });
@@ -69,7 +71,7 @@ log(`production shape up in ${seconds(Date.now() - t0)}`);
 let failed = false;
 try {
   if (args.soak) {
-    failed = !(await soak(shape, { minutes: positive('minutes', args.minutes, 10), everyMs: positive('every-seconds', args['every-seconds'], 2) * 1000, log }));
+    failed = !(await soak(shape, { minutes: positive('minutes', args.minutes, 10), everyMs: positive('every-seconds', args['every-seconds'], 2) * 1000, retentionMs: positive('retention-minutes', args['retention-minutes'], 2) * 60_000, log }));
   } else {
     failed = !(await chaos());
   }
