@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { stateTable } from '../src/cli/format.ts';
 import { builtinTools } from '../src/tools/registry.ts';
 import { agentChildRunId } from '../src/wire/run-ids.ts';
 import { eventually } from './helpers/eventually.ts';
@@ -30,6 +31,9 @@ test("an agent called as a tool waits for its own approval in a child run, liste
   const parent = await h.agents.getState(runId);
   assert.equal(parent.status, 'running', 'the parent runs its call while the child waits');
   assert.deepEqual(parent.children.map((c) => [c.runId, c.agent, c.status]), [[childRunId, 'support', 'running']]);
+  const held = parent.children[0]!.pending;
+  assert.ok(held?.kind === 'approval' && held.callKey === listed.pending.callKey && held.argsHash === listed.pending.argsHash, `the parent's state says what holds its call, and where: ${JSON.stringify(parent.children[0])}`);
+  assert.match(stateTable(parent), new RegExp(`waits in child\\s+${childRunId} \\(support\\): approval of refund_order`));
   assert.equal(refundsIn(h.workspace).length, refunds, 'nothing refunded before the approval');
 
   await h.agents.approve(childRunId, { callKey: listed.pending.callKey, argsHash: listed.pending.argsHash, by: 'alice' });

@@ -42,6 +42,10 @@ export function stateTable(state: RunState): string {
     ['progress', state.progress ?? '-'],
     ['started / updated', `${state.startedAt} / ${state.updatedAt}`],
   ];
+  for (const child of state.children) {
+    const waits = child.pending && waitsFor({ pending: child.pending });
+    if (waits) rows.push(['waits in child', `${child.runId}${child.agent ? ` (${child.agent})` : ''}: ${waits}; decide it on that run`]);
+  }
   if (state.interruption) rows.push(['interruption', JSON.stringify(state.interruption)]);
   if (state.output !== null) rows.push(['answer', state.output]);
   if (state.error) rows.push(['error', state.error]);
@@ -67,7 +71,7 @@ export function runTable(runs: RunSummary[]): string {
   return [header, ...rows].map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
 }
 
-function waitsFor(run: RunSummary): string | null {
+function waitsFor(run: Pick<RunSummary, 'pending'>): string | null {
   if (run.pending?.kind === 'approval') return `approval of ${run.pending.toolName} (${run.pending.callKey}, risk ${run.pending.risk})`;
   if (run.pending?.kind === 'input') return `answer: ${oneLine(run.pending.question, 50)}`;
   return null;

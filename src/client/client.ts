@@ -176,7 +176,7 @@ export class AgentClient {
     const heldMs = heldWorkflowTaskMs(description);
     if (description.status.name === 'RUNNING' && heldMs > HELD_TASK_MS) {
       const why = `its workflow task has been held for ${(heldMs / 1000).toFixed(1)} s (a model call made as a local activity, or a worker that died holding it)`;
-      return stateFromMemo(runId, live, memo, description.startTime, why);
+      return this.withWaitingChildren(stateFromMemo(runId, live, memo, description.startTime, why));
     }
     let state: RunState;
     try {
@@ -185,12 +185,34 @@ export class AgentClient {
     } catch (error) {
       // No worker to answer (queries need one): the memo is enough to see what waits and approve it with its hash.
       if (description.status.name !== 'RUNNING') throw error;
-      return stateFromMemo(runId, live, memo, description.startTime, `no worker answered (${(error as Error).message.split('\n')[0]})`);
+      return this.withWaitingChildren(stateFromMemo(runId, live, memo, description.startTime, `no worker answered (${(error as Error).message.split('\n')[0]})`));
     }
     // An activity that keeps failing (the model endpoint, the store) is retried by Temporal; say so.
     const retrying = description.raw.pendingActivities?.find((a) => (a.attempt ?? 0) > 1 && a.lastFailure?.message);
     if (retrying && !state.progress) state.progress = `retrying ${retrying.activityType?.name ?? 'an activity'} (attempt ${retrying.attempt}): ${retrying.lastFailure!.message}`;
-    return state;
+    return this.withWaitingChildren(state);
+  }
+
+  /**
+   * A running child that waits for a person (an agent called as a tool, waiting for its own approval)
+   * says so in its parent's state: read from the child's memo, no worker needed. The parent only knows
+   * the child runs; this is where a reader of the parent learns what holds its call, and on which run to decide.
+   */
+  private async withWaitingChildren(state: RunState): Promise<RunState> {
+    const running = state.children.filter((child) => child.status === 'running');
+    if (!running.length) return state;
+    const waiting = await Promise.all(
+      running.map(async (child) => {
+        try {
+          const memo = (await this.describe(this.handle(child.runId))).memo ?? {};
+          return [child.runId, (memo[LIVE_STATE_MEMO] as LiveRunState | undefined)?.pending ?? null] as const;
+        } catch {
+          return [child.runId, null] as const; // not started yet, or gone: nothing to show
+        }
+      }),
+    );
+    const pendingOf = new Map(waiting);
+    return { ...state, children: state.children.map((child) => (pendingOf.get(child.runId) ? { ...child, pending: pendingOf.get(child.runId)! } : child)) };
   }
 
   /** The run's memo as its starter recorded it (goal, model, limits), or null for runs started without one. */

@@ -36,19 +36,6 @@ export const usageSchema = z.object({
   reasoningTokens: z.number().optional(),
 });
 
-/** A child run started by this run (a child workflow): a research run, or another agent called as a tool. */
-export const childRunSummarySchema = z.object({
-  runId: z.string(),
-  callKey: z.string(),
-  question: z.string(),
-  /** The agent the child runs (`ask_<agent>`); absent for research runs. */
-  agent: z.string().optional(),
-  status: runStatusSchema,
-  turns: z.number(),
-  /** The child's spend including its own children. */
-  costUsd: z.number(),
-});
-
 /** A tool call waiting for a human decision. `args` are the validated arguments, redacted. */
 export const pendingApprovalSchema = z.object({
   kind: z.literal('approval'),
@@ -69,6 +56,24 @@ export const pendingApprovalSchema = z.object({
 export const pendingInputSchema = z.object({ kind: z.literal('input'), callKey: z.string(), toolCallId: z.string(), question: z.string(), requestedAt: z.string() });
 
 export const pendingSchema = z.discriminatedUnion('kind', [pendingApprovalSchema, pendingInputSchema]);
+
+/** A child run started by this run (a child workflow): a research run, or another agent called as a tool. */
+export const childRunSummarySchema = z.object({
+  runId: z.string(),
+  callKey: z.string(),
+  question: z.string(),
+  /** The agent the child runs (`ask_<agent>`); absent for research runs. */
+  agent: z.string().optional(),
+  status: runStatusSchema,
+  turns: z.number(),
+  /** The child's spend including its own children. */
+  costUsd: z.number(),
+  /**
+   * What the child waits for (an approval or an answer), read from the child when this run's state is read:
+   * decide it on the child's run id and this run's call goes on. Absent when it waits for nothing.
+   */
+  pending: pendingSchema.optional().describe("What the child waits for, read from the child itself: decide it on the child's run id."),
+});
 
 /** One side-effect call of a run. */
 export const receiptEntrySchema = z.object({

@@ -20,6 +20,8 @@ $('run-id').textContent = runId;
 
 // ── State: read on load and after the events that change it ─────────────────────────────────────────
 let stateTimer = null;
+let childTimer = null;
+const CHILD_REFRESH_MS = 2000;
 function refreshStateSoon() {
   clearTimeout(stateTimer);
   stateTimer = setTimeout(() => void refreshState(), 150);
@@ -55,13 +57,19 @@ function renderState() {
     stat('tokens', `${s.usage.promptTokens.toLocaleString()} in`, `${s.usage.completionTokens.toLocaleString()} out`, null),
   );
   const pending = $('pending');
-  const key = s.pending ? `${s.pending.callKey}` : '';
+  // What holds this run: its own pending call, else a child (an agent called as a tool) waiting for a person,
+  // decided on the child's run.
+  const child = s.pending ? null : s.children?.find((c) => c.pending);
+  const waiting = s.pending
+    ? { runId, goal: s.goal, pending: s.pending }
+    : child && { runId: child.runId, parentRunId: runId, goal: `${child.agent ?? 'research'}: ${child.question}`, pending: child.pending };
+  const key = waiting ? `${waiting.runId} ${waiting.pending.callKey}` : '';
   const shown = pending.firstElementChild;
   // A card whose decision was just taken keeps its outcome on screen a moment before it goes.
   if (pending.dataset.key !== key && shown && held(shown)) setTimeout(renderState, DECIDED_SHOWN_MS);
   else if (pending.dataset.key !== key) {
     pending.dataset.key = key;
-    pending.replaceChildren(...(s.pending ? [pendingCard({ runId, goal: s.goal, pending: s.pending }, me, refreshStateSoon)] : []));
+    pending.replaceChildren(...(waiting ? [pendingCard(waiting, me, refreshStateSoon)] : []));
   }
   const answer = $('answer');
   if (TERMINAL.has(s.status)) {
@@ -77,6 +85,9 @@ function renderState() {
     );
   }
   $('cancel').hidden = TERMINAL.has(s.status) || !me?.can('operator');
+  // A child's wait is not an event of this run: while a child runs, the state is read again now and then.
+  clearTimeout(childTimer);
+  if (!TERMINAL.has(s.status) && s.children?.some((c) => c.status === 'running')) childTimer = setTimeout(() => void refreshState(), CHILD_REFRESH_MS);
 }
 
 /** One side-effect call as the run's receipt records it (what really happened, not what the model said), and the agent that made it. */
