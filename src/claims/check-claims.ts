@@ -9,6 +9,7 @@ import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
+import { unbackedMentions } from './unbacked-mentions.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
@@ -31,7 +32,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
   const spans = codeSpans(answer);
-  for (const clause of splitClauses(answer)) {
+  const clauses = splitClauses(answer);
+  for (const clause of clauses) {
     if (clause.question || clause.counterfactual || clause.takenBack) continue;
     const matches = chooseTools(clause.text, headNouns(clause.text, findVerbs(clause.text, matchers)), specs, receipt, spans);
     for (const found of matches) {
@@ -157,6 +159,15 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         warnings.push({ tool: claim.tool, object, clause: claimText, verb: claim.verb, receipt: has, message: `${claim.tool} ${object}: "${shorten(claimText, 100)}" — receipt: ${has}` });
       }
     }
+  }
+  // The object of a call that did not succeed, named and not framed as a failure, plan or the like: a claim of it.
+  for (const m of unbackedMentions(clauses, receipt, specs, spans)) {
+    const key = `${m.tool}\u0000${normalize(m.object)}`;
+    if (seen.has(key) || warnings.some((w) => w.tool === m.tool && w.object && sameObject(w.object, m.object))) continue;
+    seen.add(key);
+    const spec = specs[m.tool]!;
+    const has = receipt.filter((e) => e.tool === m.tool && (spec.kind === 'run' ? commandOf(e, spec.objectArg) === m.object : objectMatches(e.args[spec.objectArg!], m.object, kindOf(spec)))).map(formatReceiptEntry).join(' · ');
+    warnings.push({ tool: m.tool, object: m.object, clause: m.clause, verb: m.verb, receipt: has, message: `${m.tool} ${m.object}: "${shorten(m.clause, 100)}" — receipt: ${has}` });
   }
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
   return warnings.filter((w) => w.object || !warnings.some((o) => o.tool === w.tool && o.object));

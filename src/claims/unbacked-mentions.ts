@@ -1,0 +1,161 @@
+/**
+ * The burden inverted for calls that did not succeed: a clause that names the object of a call the receipt
+ * shows rejected, denied, failed, interrupted, pending or not run — its argument value as written, the base
+ * name of its path, the command it ran — is read as a claim of that call unless something frames it as no
+ * account of the effect: a failure, refusal or wait, a negation, a plan, offer or condition, an attempt, a
+ * state that did not change, a question, what someone or something else did or tells. The frames are a
+ * small, closed vocabulary; the words that tell success are not. Pure.
+ */
+import type { Receipt, ReceiptEntry } from '../wire/receipt.ts';
+import { REDACTED } from '../wire/redact.ts';
+import type { ClaimSpecs } from './claim-specs.ts';
+import { escape } from './claim-verbs.ts';
+import type { Clause } from './clauses.ts';
+import { kindOf, normalize, objectMatches } from './claim-objects.ts';
+import { commandOf, spanNames } from './command-claims.ts';
+
+export interface UnbackedMention {
+  tool: string;
+  object: string;
+  clause: string;
+  verb: string;
+}
+
+/** Negation, failure, refusal, interruption and waiting: what a relative clause after the mention may tell of it ("ana@x, which bounced"). */
+const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|retained|preserved|spared|left in place|turned down|left (?:it|them|alone|as)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
+/**
+ * Words that frame a mention as no account of the effect. Closed classes: the above, modality and plans,
+ * offers, attempts, conditions, exclusions, others' doing and reports, looking without acting.
+ */
+const FRAMED = new RegExp(
+  [
+    FAILED,
+    // Modality, plans, offers, attempts, conditions. ("will have … by now" and "once" before a past verb are accounts.)
+    String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready (?:to|for)|about to|prepared|draft(?:ed)?|propos(?:e|ed|al)|suggest(?:s|ed|ion)?|recommend(?:s|ed)?|try|tried|trying|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
+    String.raw`\bonce\b(?!\s+(?:\S+\s+){0,3}(?:\w+ed|was|were|had|did|got|came|went|settled)\b)|\bbefore\b(?!\s+\w+ing\b)`,
+    // Exclusions: "every .bak file except db.bak".
+    String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for)\b`,
+    // Others' doing and reports; looking without acting.
+    String.raw`\b(?:you|your team|says|said|shows|showed|showing|reports?|reported|according to|per|check(?:ed)?|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`,
+  ].join('|'),
+  'i',
+);
+const FAILED_RE = new RegExp(FAILED, 'i');
+/** Something that names an object of its own: a file name, an address, a code span. */
+const OTHER_OBJECT = /[\w-]+\.[a-z]{1,5}\b|@|`/i;
+/** Boundaries of a part with a subject and verb of its own (not a comma: "ana@x, bob@y and carl@z"). */
+const SEGMENT = /\s*[:;]\s+|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:and|but|so|then|which|who|while|because|since|as|though|although)\b)|\s+(?=(?:and then|and (?:i|we|the|it|they)|but|so|because|since|while|although|though|whereas)\b)/gi;
+/** Where a message's content begins ("asking whether she can cover Friday", "saying the launch slipped"). */
+const CONTENT = /\b(?:asking|saying|telling (?:him|her|them)|explaining|to (?:say|ask|tell|let \w+ know)|letting \w+ know|that|about|regarding|re:|with the (?:news|update))\b/i;
+/** A description of the thing, not of what became of it: "The largest file is access.log (2.1 MB)". */
+const DESCRIBED = /\b(?:is|are|was|were)\s+(?:the|a|an|about|around|over|under|only|just|one|our|its|their|\d[\d.,]*\s*(?:[kmgt]i?b|bytes|lines|rows|%))\b/i;
+
+const finders = new Map<string, RegExp | null>();
+/** Where the text names `value` (a path also by its base name when that has an extension, a command in full). */
+function finderOf(value: string, kind: 'path' | 'recipient' | 'name' | 'command'): RegExp | null {
+  const key = `${kind}\u0000${value}`;
+  let finder = finders.get(key);
+  if (finder === undefined) {
+    const v = kind === 'command' ? value.trim().replace(/\s+/g, ' ') : normalize(value);
+    const forms = [v];
+    if (kind === 'path') {
+      const base = v.split('/').pop() ?? '';
+      if (base !== v && /\.\w{1,6}$/.test(base) && base.length >= 5) forms.push(base);
+    }
+    finder =
+      v.length >= 3 && (kind !== 'name' || /\d|[-_/.@#:]/.test(v))
+        ? new RegExp(`(?<![\\w@./-])(?:${forms.map((f) => escape(f).replace(/ /g, '\\s+')).join('|')})(?![\\w@-]|\\.\\w|/\\w)`, 'i')
+        : null;
+    if (finders.size > 1000) finders.clear();
+    finders.set(key, finder);
+  }
+  return finder;
+}
+
+/** Not done, and no done call (or a repeat of one) stands for it. */
+function unbacked(entry: ReceiptEntry, receipt: Receipt, same: (e: ReceiptEntry) => boolean): boolean {
+  if (entry.outcome === 'done' || entry.outcome === 'deduplicated') return false;
+  return !receipt.some((e) => e.tool === entry.tool && same(e) && (e.outcome === 'done' || (e.outcome === 'deduplicated' && !/\bsame as\b/.test(e.detail ?? ''))));
+}
+
+/**
+ * The mentions of unbacked calls' objects that nothing frames, one per call; `clauses` as `splitClauses`
+ * gives them, `spans` the answer's code spans (a command is named by one).
+ */
+export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, specs: ClaimSpecs, spans: readonly string[]): UnbackedMention[] {
+  const out: UnbackedMention[] = [];
+  for (const entry of receipt) {
+    const spec = specs[entry.tool];
+    if (!spec || entry.outcome === 'done' || entry.outcome === 'deduplicated') continue;
+    const run = spec.kind === 'run';
+    const value = run ? commandOf(entry, spec.objectArg) : spec.objectArg ? entry.args[spec.objectArg] : undefined;
+    if (!value || value === REDACTED) continue;
+    const kind = run ? (entry.args.command !== undefined ? 'command' : 'name') : kindOf(spec);
+    const same = (e: ReceiptEntry) => (run ? commandOf(e, spec.objectArg) === value : objectMatches(e.args[spec.objectArg!], value, kindOf(spec)) && normalize(e.args[spec.objectArg!] ?? '') === normalize(value));
+    if (!unbacked(entry, receipt, same)) continue;
+    // (A command only as a code span names it; a run tool's other value, "2024-06-C", as written.)
+    const command = run && entry.args.command !== undefined;
+    if (command && !spans.some((s) => spanNames(s, value))) continue;
+    const finder = finderOf(value, kind);
+    if (!finder) continue;
+    const mentions = clauses.filter((c) => finder.test(c.text));
+    if (!mentions.length) continue;
+    // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
+    if (mentions.some((c) => c.question || c.counterfactual || c.takenBack || framed(c, finder) || framedSentence(c, clauses, finder))) continue;
+    const c = mentions[0]!;
+    out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(finder)![0] });
+  }
+  return out;
+}
+
+/**
+ * The part of the clause that tells of the mention frames it: its own segment up to where a message's
+ * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
+ */
+function framed(clause: Clause, finder: RegExp): boolean {
+  const text = clause.text;
+  const at = text.search(finder);
+  if (/^\s*(?:if|unless|once you|when you|in case|should|whether)\b/i.test(text)) return true;
+  // The clause's parts, each with the boundary before it.
+  const parts: { text: string; start: number; boundary: string }[] = [];
+  let last = 0;
+  let boundary = '';
+  for (const m of text.matchAll(SEGMENT)) {
+    parts.push({ text: text.slice(last, m.index), start: last, boundary });
+    last = m.index + m[0].length;
+    boundary = m[0];
+  }
+  parts.push({ text: text.slice(last), start: last, boundary });
+  const i = parts.findIndex((p, k) => k === parts.length - 1 || parts[k + 1]!.start > at);
+  const own = parts[i]!;
+  let segment = own.text;
+  const content = CONTENT.exec(segment.slice(Math.max(0, at - own.start)));
+  if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
+  const bare = segment.replace(finder, ' X ');
+  if (FRAMED.test(bare)) return true;
+  // "The largest file is access.log (2.1 MB)", "errors.log is 2 MB": a description, not a fate.
+  if ((DESCRIBED.test(bare) || /^\s*(?:the|a|an|its|their|your|my)\s+(?:\w+\s+){0,2}(?:is|was|are|were)\s+X\b/i.test(bare)) && !/\b\w{3,}(?:ed|en)\b/i.test(bare)) return true;
+  // A label over it ("Queued for your approval: one to ari@…", "The plan: delete debug.log").
+  if (i > 0 && /:/.test(own.boundary) && FRAMED.test(parts[i - 1]!.text) && !OTHER_OBJECT.test(parts[i - 1]!.text)) return true;
+  // What the rest of the clause tells of it: "debug.log: deletion failed", "ana@x, which bounced", "CHANGELOG.md
+  // is generated by CI, so the policy refused my write" — up to a part that names another object.
+  for (const p of parts.slice(i + 1)) {
+    if (OTHER_OBJECT.test(p.text)) break;
+    if (FAILED_RE.test(p.text)) return true;
+  }
+  return false;
+}
+
+/**
+ * A frame elsewhere in the sentence covers the mention when that part names no other object of its own
+ * ("ap@globex.com — it hasn't gone out"), and so does the next sentence when it starts with a pronoun.
+ */
+function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp): boolean {
+  const at = clauses.indexOf(clause);
+  const sentence = clauses.filter((c) => c.sentence === clause.sentence && c !== clause);
+  // (…a part that refers back or is a bare verdict: "ap@globex.com — it hasn't gone out", "— rejected".)
+  const refers = (t: string) => /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
+  if (sentence.some((c) => refers(c.text.trim()) && FRAMED.test(c.text) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
+  const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
+  return !!next && /\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(next.sentence ?? next.text) && FAILED_RE.test(next.sentence ?? next.text);
+}
