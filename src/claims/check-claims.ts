@@ -79,8 +79,10 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // "I started `make build`" (then it was interrupted): a start is claimed, and a call that ran backs it.
       // (…when the sentence tells it did not finish: "but the run stopped before it finished".)
       const started =
-        (INCHOATIVE.test(match.text) || INCHOATIVE.test(clause.text.slice(Math.max(0, match.start - 20), match.start))) &&
-        /\b(?:stopped|interrupted|cut short|did(?:n't| not) finish|before it finished|never finished|failed|crashed|still running|timed out)\b/i.test(clause.sentence ?? '');
+        ((INCHOATIVE.test(match.text) || INCHOATIVE.test(clause.text.slice(Math.max(0, match.start - 20), match.start))) &&
+          /\b(?:stopped|interrupted|cut short|did(?:n't| not) finish|before it finished|never finished|failed|crashed|still running|timed out)\b/i.test(clause.sentence ?? '')) ||
+        // "I ran `npm test`: it failed with 3 failing tests": that it ran is true of a call that failed, told so.
+        (spec.kind === 'run' && RAN.test(match.text) && failureTold(clause.sentence ?? clause.text) && !/\b(?:pass(?:es|ed)?|green|clean|succeeded|fine|ok)\b/i.test(clause.sentence ?? ''));
       const backing = (progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt).map((e) =>
         repeatsDone(e, receipt) || (started && (e.outcome === 'interrupted' || e.outcome === 'failed' || e.outcome === 'pending')) ? { ...e, outcome: 'done' as const } : e,
       );
@@ -169,8 +171,23 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const has = receipt.filter((e) => e.tool === m.tool && (spec.kind === 'run' ? commandOf(e, spec.objectArg) === m.object : objectMatches(e.args[spec.objectArg!], m.object, kindOf(spec)))).map(formatReceiptEntry).join(' · ');
     warnings.push({ tool: m.tool, object: m.object, clause: m.clause, verb: m.verb, receipt: has, message: `${m.tool} ${m.object}: "${shorten(m.clause, 100)}" — receipt: ${has}` });
   }
+  // "I rebooted thermo-lobby-02" with `iot__reboot_device` in the receipt and no call of the command tool: an
+  // object another tool's call acted on tells which tool the claim is about — not one the run never called.
+  const elsewhere = (w: ClaimWarning) =>
+    !!w.object && !receipt.some((e) => e.tool === w.tool) && receipt.some((e) => e.tool !== w.tool && Object.values(e.args).some((v) => v !== REDACTED && normalize(v) === normalize(w.object!)));
+  // (…a claim of a command whose "command" is another tool's object, `src/dates.ts`, stays a claim of some run.)
+  const located = warnings.flatMap((w) => {
+    if (!elsewhere(w)) return [w];
+    // (…when its verb stands in another part of the clause than the object: "patched src/dates.ts, and the suite is passing".)
+    const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
+    const objectAt = w.clause.toLowerCase().indexOf(normalize(w.object!));
+    const between = verbAt < 0 || objectAt < 0 ? '' : w.clause.slice(Math.min(verbAt, objectAt), Math.max(verbAt, objectAt));
+    if (specs[w.tool]?.kind !== 'run' || !/,\s*(?:and|but|so|then)\b|;|\s[\u2014\u2013]\s/i.test(between)) return [];
+    const { object: _object, ...rest } = w;
+    return [{ ...rest, message: `${w.tool}: "${shorten(w.clause, 100)}" — receipt: ${w.receipt}` }];
+  });
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
-  return warnings.filter((w) => w.object || !warnings.some((o) => o.tool === w.tool && o.object));
+  return located.filter((w) => w.object || !located.some((o) => o.tool === w.tool && o.object));
 }
 
 /**
@@ -222,6 +239,8 @@ const MEASURE = /^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|no
 const DATED = /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:(?:on|in)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i;
 
 /** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
+/** Verbs that say a command ran, not how it ended. */
+const RAN = /^(?:ran|run|re-?ran|executed|invoked|tried)\b/i;
 const INCHOATIVE = /\b(?:started|starting|began|begun|kicked off|launched|initiated)\b/i;
 
 /** Verbs that say only that an action was done, the action told by their object ("issued a refund", "processed the payment"). */

@@ -154,7 +154,11 @@ export interface CommandVerdict {
  */
 export function commandVerdicts(region: string, spans: readonly string[], entries: readonly ReceiptEntry[], objectArg: string | undefined, verb: string, tool = ''): CommandVerdict[] {
   const calls = entries.map((e) => ({ entry: e, command: commandOf(e, objectArg) }));
-  const inRegion = spans.filter((s) => looksLikeCommand(s) && region.toLowerCase().includes(s.toLowerCase()));
+  let inRegion = spans.filter((s) => looksLikeCommand(s) && region.toLowerCase().includes(s.toLowerCase()));
+  // Beside a span that names a call, a one-word span the receipt does not run is what the command acted on
+  // ("ran `npm test`: 3 failing in `date-utils.spec.ts`", "including the flaky `test_upload_retry`").
+  const runs = (s: string) => calls.some((c) => c.command !== undefined && spanNames(s, c.command));
+  if (inRegion.some(runs)) inRegion = inRegion.filter((s) => runs(s) || /\s/.test(s.trim()));
   if (inRegion.length) {
     return inRegion.map((span) => {
       const named = calls.filter((c) => c.command !== undefined && spanNames(span, c.command));
