@@ -12,7 +12,7 @@ import type { ClaimSpecs } from './claim-specs.ts';
 import { escape } from './claim-verbs.ts';
 import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
-import { commandOf, spanNames } from './command-claims.ts';
+import { clauseStems, commandOf, commandStems, spanNames } from './command-claims.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -27,8 +27,7 @@ const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|with
  * Words that frame a mention as no account of the effect. Closed classes: the above, modality and plans,
  * offers, attempts, conditions, exclusions, others' doing and reports, looking without acting.
  */
-const FRAMED = new RegExp(
-  [
+const FRAMES = [
     FAILED,
     // Modality, plans, offers, attempts, conditions. ("will have … by now" and "once" before a past verb are accounts.)
     String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready (?:to|for)|about to|prepared|draft(?:ed)?|propos(?:e|ed|al)|suggest(?:s|ed|ion)?|recommend(?:s|ed)?|try|tried|trying|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
@@ -37,9 +36,10 @@ const FRAMED = new RegExp(
     String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for)\b`,
     // Others' doing and reports; looking without acting.
     String.raw`\b(?:you|your team|says|said|shows|showed|showing|reports?|reported|according to|per|check(?:ed)?|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`,
-  ].join('|'),
-  'i',
-);
+];
+const FRAMED = new RegExp(FRAMES.join('|'), 'i');
+/** For a command, checking and verifying is running it ("Verified with curl that …"). */
+const FRAMED_RUN = new RegExp([...FRAMES.slice(0, -1), String.raw`\b(?:you|your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`].join('|'), 'i');
 const FAILED_RE = new RegExp(FAILED, 'i');
 /** Something that names an object of its own: a file name, an address, a code span. */
 const OTHER_OBJECT = /[\w-]+\.[a-z]{1,5}\b|@|`/i;
@@ -93,26 +93,50 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     const kind = run ? (entry.args.command !== undefined ? 'command' : 'name') : kindOf(spec);
     const same = (e: ReceiptEntry) => (run ? commandOf(e, spec.objectArg) === value : objectMatches(e.args[spec.objectArg!], value, kindOf(spec)) && normalize(e.args[spec.objectArg!] ?? '') === normalize(value));
     if (!unbacked(entry, receipt, same)) continue;
-    // (A command only as a code span names it; a run tool's other value, "2024-06-C", as written.)
+    // (A command as a code span names it, or as prose that tells what it does: "took a fresh dump of the
+    // orders database" for `pg_dump orders > orders.sql`; a run tool's other value, "2024-06-C", as written.)
     const command = run && entry.args.command !== undefined;
-    if (command && !spans.some((s) => spanNames(s, value))) continue;
-    const finder = finderOf(value, kind);
-    if (!finder) continue;
-    const mentions = clauses.filter((c) => finder.test(c.text));
+    const named = !command || spans.some((s) => spanNames(s, value));
+    const finder = named ? finderOf(value, kind) : null;
+    if (named && !finder) continue;
+    const mentions = clauses.flatMap((c) => {
+      if (finder) return finder.test(c.text) ? [{ c, finder }] : [];
+      const told = toldCommand(c.text, value);
+      return told ? [{ c, finder: told }] : [];
+    });
     if (!mentions.length) continue;
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
-    if (mentions.some((c) => c.question || c.counterfactual || c.takenBack || framed(c, finder) || framedSentence(c, clauses, finder))) continue;
-    const c = mentions[0]!;
-    out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(finder)![0] });
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run) || framedSentence(c, clauses, finder))) continue;
+    const { c, finder: at } = mentions[0]!;
+    out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
   return out;
+}
+
+/**
+ * A command told in prose: two words of the clause that share a stem with what the command does (its
+ * program, subcommand, targets and the action of a well-known program) — a finder for the first of them.
+ */
+function toldCommand(text: string, command: string): RegExp | null {
+  const ours = commandStems(command);
+  const shared = new Set<string>();
+  const words: string[] = [];
+  for (const w of text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []) {
+    const stems = [...clauseStems(w)];
+    const hit = stems.find((s) => ours.has(s) || (s.length >= 5 && [...ours].some((o) => o.length >= 4 && (s.startsWith(o) || o.startsWith(s)))));
+    if (!hit || shared.has(hit)) continue;
+    shared.add(hit);
+    words.push(w);
+  }
+  return shared.size >= 2 ? new RegExp(`\\b${escape(words[0]!)}\\b`, 'i') : null;
 }
 
 /**
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-function framed(clause: Clause, finder: RegExp): boolean {
+function framed(clause: Clause, finder: RegExp, run = false): boolean {
+  const frames = run ? FRAMED_RUN : FRAMED;
   const text = clause.text;
   const at = text.search(finder);
   if (/^\s*(?:if|unless|once you|when you|in case|should|whether)\b/i.test(text)) return true;
@@ -132,7 +156,7 @@ function framed(clause: Clause, finder: RegExp): boolean {
   const content = CONTENT.exec(segment.slice(Math.max(0, at - own.start)));
   if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
   const bare = segment.replace(finder, ' X ');
-  if (FRAMED.test(bare)) return true;
+  if (frames.test(bare)) return true;
   // "The largest file is access.log (2.1 MB)", "errors.log is 2 MB": a description, not a fate.
   if ((DESCRIBED.test(bare) || /^\s*(?:the|a|an|its|their|your|my)\s+(?:\w+\s+){0,2}(?:is|was|are|were)\s+X\b/i.test(bare)) && !/\b\w{3,}(?:ed|en)\b/i.test(bare)) return true;
   // A label over it ("Queued for your approval: one to ari@…", "The plan: delete debug.log").
