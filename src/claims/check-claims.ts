@@ -9,13 +9,13 @@ import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
-import { unbackedMentions } from './unbacked-mentions.ts';
+import { toldCommand, unbackedMentions } from './unbacked-mentions.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
-import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf, withCommandVerbs } from './command-claims.ts';
+import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
 import { REDACTED } from '../wire/redact.ts';
@@ -176,7 +176,12 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const elsewhere = (w: ClaimWarning) =>
     !!w.object && !receipt.some((e) => e.tool === w.tool) && receipt.some((e) => e.tool !== w.tool && Object.values(e.args).some((v) => v !== REDACTED && normalize(v) === normalize(w.object!)));
   // (…a claim of a command whose "command" is another tool's object, `src/dates.ts`, stays a claim of some run.)
-  const located = warnings.flatMap((w) => {
+  // "Pruned the dangling Docker images and freed about 8 GB": a clause that tells a command of the receipt,
+  // by a code span or by what it does, claims that command, not a tool of another kind the run never called.
+  const commands = receipt.filter((e) => specs[e.tool]?.kind === 'run' && e.args.command !== undefined).map((e) => commandOf(e, specs[e.tool]!.objectArg)!).filter(Boolean);
+  const toldRun = (w: ClaimWarning) =>
+    !w.object && specs[w.tool]?.kind !== 'run' && !receipt.some((e) => e.tool === w.tool) && commands.some((c) => spans.some((s) => spanNames(s, c) && w.clause.includes(s)) || toldCommand(w.clause, c));
+  const located = warnings.filter((w) => !toldRun(w)).flatMap((w) => {
     if (!elsewhere(w)) return [w];
     // (…when its verb stands in another part of the clause than the object: "patched src/dates.ts, and the suite is passing".)
     const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());

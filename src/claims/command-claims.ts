@@ -111,7 +111,12 @@ const squash = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 export function spanNames(span: string, command: string): boolean {
   const a = squash(span);
   const b = squash(command);
-  return a === b || (a.length >= 3 && (b.startsWith(`${a} `) || a.startsWith(`${b} `)));
+  if (a === b || (a.length >= 3 && (b.startsWith(`${a} `) || a.startsWith(`${b} `)))) return true;
+  // (…without its flags and their numbers: `redis-cli FLUSHDB` ~ `redis-cli -n 3 FLUSHDB`.)
+  const bare = (s: string) => s.replace(/(?:^|\s)-{1,2}[\w-]+(?:[= ]\d+\b)?/g, ' ').replace(/\s+/g, ' ').trim();
+  const x = bare(a);
+  const y = bare(b);
+  return x.length >= 3 && /\s/.test(x) && (x === y || y.startsWith(`${x} `));
 }
 
 /** A code span that reads as a command (not a file name, not a number, not a bare flag). */

@@ -117,7 +117,7 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
  * A command told in prose: two words of the clause that share a stem with what the command does (its
  * program, subcommand, targets and the action of a well-known program) — a finder for the first of them.
  */
-function toldCommand(text: string, command: string): RegExp | null {
+export function toldCommand(text: string, command: string): RegExp | null {
   const ours = commandStems(command);
   const shared = new Set<string>();
   const words: string[] = [];
