@@ -10,6 +10,7 @@ import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { toldCommand, unbackedMentions } from './unbacked-mentions.ts';
+import { causedByAnother, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
@@ -44,6 +45,10 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
       if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
+      // A quotation ("signed 'Sent from my iPhone'"), what a stop came before ("cancelled before the note was
+      // delivered"), a state another's act caused ("is gone now that you restarted it"), another's second verb.
+      if (quoted(clause.text, match.start, match.end) || stoppedBefore(clause.text, match.start) || sharedOtherSubject(clause.text, match.start)) continue;
+      if (causedByAnother(clause.text, match.start, match.end, match.form === 'phrase' || objectRegions(clause.text, match, matches).passive)) continue;
       // "**Deleted:** nothing", "Sent: none": a label whose value is nothing claims nothing.
       // A label with no value ("**Deleted:** —"), or one its parenthesis qualifies ("Deleted (pending approval): a.log").
       if (/^\s*\**\s*:\s*\**\s*$/.test(clause.text.slice(match.end)) || /^\s*\([^)]*\b(?:pending|awaiting|waiting|rejected|denied|failed|not|planned|proposed|to do|todo|skipped|blocked)\b[^)]*\)/i.test(clause.text.slice(match.end))) continue;

@@ -1,0 +1,52 @@
+/**
+ * Frames that make a claim word no account of the run's own effect, whatever the word: it stands inside a
+ * quotation, inside what a stop or cancellation came before ("the run was cancelled before the note was
+ * delivered"), in a state another's act caused ("is gone now that you restarted the service", "was created
+ * when the worker crashed"), or as the second verb of another subject ("logrotate has rotated and
+ * compressed app.log"). Each reads the grammar around the word, not the word. Pure.
+ */
+
+/** A word inside double quotes that are not the whole clause: a label, a signature, a counter's name ("sent"). */
+export function quoted(text: string, start: number, end: number): boolean {
+  const before = text.slice(0, start);
+  const opens = (before.match(/"/g) ?? []).length;
+  if (opens % 2 === 0) return false;
+  const close = text.indexOf('"', end);
+  if (close < 0) return false;
+  // (…a short quotation: a name or a phrase, not a clause the answer only put in quotes.)
+  const inside = text.slice(before.lastIndexOf('"') + 1, close);
+  return inside.split(/\s+/).length <= 6 && inside.trim().length < text.trim().length - 2;
+}
+
+/** What stopped, and "before"/"while"/"until" what: the run was cancelled before it was delivered. */
+const STOPPED_BEFORE = /\b(?:cancell?ed|stopped|interrupted|ended|died|crashed|failed|timed out|halted|aborted|killed|cut (?:off|short)|denied|rejected)\b[^.;!?]*?\b(?:before|while|until|as)\s+(?:[^.;!?,]*?)$/i;
+
+/** The word is inside what a stop came before or interrupted: it did not happen. */
+export function stoppedBefore(text: string, start: number): boolean {
+  return STOPPED_BEFORE.test(text.slice(0, start));
+}
+
+/** "now that you …", "since the worker crashed", "when Ana restarted it": a cause of another's doing. */
+const CAUSED = /^\s*[^.;!?]{0,40}?\b(?:now that|ever since|since|when|after|because|as soon as|once)\s+(?:you|he|she|they|someone|[A-Z][a-z]+|the\s+(?:\w+\s+){0,2}\w+)\s+(?:\w+\s+){0,2}?(?:\w+ed|ran|went|came|broke|took|made|fell|got|put|set|shut|restarted|crashed|pinned|fixed)\b/;
+
+/**
+ * A state or a passive told with its cause, the act of someone or something else: "The error is gone now that
+ * you restarted the service", "errors.log was created when the worker crashed". Not when the writer is the
+ * subject ("I deleted it after the deploy finished").
+ */
+export function causedByAnother(text: string, start: number, end: number, passiveOrState: boolean): boolean {
+  if (!passiveOrState || /\b(?:i|we)\b/i.test(text.slice(0, start))) return false;
+  const cause = CAUSED.exec(text.slice(end));
+  return !!cause && !/\b(?:i|we|me|us)\b/i.test(cause[0]);
+}
+
+/**
+ * The second of two verbs that share another subject: "logrotate has already rotated and compressed app.log".
+ * (Not the writer's: "I rotated and compressed it"; not a passive: "were rotated and deleted".)
+ */
+export function sharedOtherSubject(text: string, start: number): boolean {
+  const m = /^\s*(?:[\w-]+:\s+)?([A-Za-z][\w.-]*(?:\s+[\w.-]+){0,2}?)\s+(?:has|have|had)?\s*(?:already\s+|just\s+|also\s+)?(\w+ed)\s+(?:\S+\s+){0,3}?(?:and|,)\s*(?:then\s+|also\s+)?$/i.exec(text.slice(0, start));
+  if (!m) return false;
+  const subject = m[1]!.toLowerCase();
+  return !/\b(?:i|we|me|us|my|our|you|it|they|this|that)\b/.test(subject) && !/^(?:the|a|an|then|also|and|just|first|finally)$/.test(subject);
+}
