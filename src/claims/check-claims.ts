@@ -128,6 +128,9 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         // tool, when the run never called it but called others, is another sense of the words, not a claim of
         // this tool. (An account in the active voice, "notified the team", still claims it.)
         if ((match.form === 'phrase' || objectRegions(clause.text, match, matches).passive) && !receipt.some((e) => e.tool === match.tool) && receipt.length && !subjectOfTool(claimRegion(clause.text, match, matches), spec, match.tool, receipt)) continue;
+        // "added a note to his profile", "saved it on the ticket": a place that is no file, for a tool of files
+        // the run never called, is another sense of the words.
+        if (kindOf(spec) === 'path' && !receipt.some((e) => e.tool === match.tool) && elsewhereThanFiles(clause.text.slice(match.start))) continue;
         if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }
@@ -249,6 +252,12 @@ const MEASURE = /^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|no
 const DATED = /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:(?:on|in)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i;
 
 /** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
+/** Where a thing was put, when it is a place that holds no files ("to the ticket thread", "on his profile"). */
+function elsewhereThanFiles(after: string): boolean {
+  const place = /^[^.;:]{0,40}?\b(?:to|on|in|into|under)\s+(?:the|his|her|their|its|your|our|my|this|that)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)/i.exec(after);
+  return !!place && !/\b(?:files?|folders?|dir(?:ectory|ectories)?|disk|workspace|repo(?:sitory)?|docs?|documents?|notes?|readme|wiki|pages?|drive|bucket|logs?|config|notebook|vault|project|sheet|spreadsheet|archive|backups?)\b/i.test(place[1]!) && !/[\w-]+\.[a-z]{1,5}\b|\//.test(place[1]!);
+}
+
 /** Verbs that say a command ran, not how it ended. */
 const RAN = /^(?:ran|run|re-?ran|executed|invoked|tried)\b/i;
 const INCHOATIVE = /\b(?:started|starting|began|begun|kicked off|launched|initiated)\b/i;
