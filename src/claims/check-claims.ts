@@ -10,7 +10,7 @@ import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { toldCommand, unbackedMentions } from './unbacked-mentions.ts';
-import { causedByAnother, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
+import { abstractTheme, causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
@@ -48,6 +48,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // A quotation ("signed 'Sent from my iPhone'"), what a stop came before ("cancelled before the note was
       // delivered"), a state another's act caused ("is gone now that you restarted it"), another's second verb.
       if (quoted(clause.text, match.start, match.end) || stoppedBefore(clause.text, match.start) || sharedOtherSubject(clause.text, match.start)) continue;
+      // History dated before the run and told of another ("went out last week"), an act on an idea or a plan.
+      if (datedHistory(clause.text, match.start, match.end) || abstractTheme(clause.text, match.start, match.end)) continue;
       if (causedByAnother(clause.text, match.start, match.end, match.form === 'phrase' || objectRegions(clause.text, match, matches).passive)) continue;
       // "**Deleted:** nothing", "Sent: none": a label whose value is nothing claims nothing.
       // A label with no value ("**Deleted:** —"), or one its parenthesis qualifies ("Deleted (pending approval): a.log").

@@ -50,3 +50,26 @@ export function sharedOtherSubject(text: string, start: number): boolean {
   const subject = m[1]!.toLowerCase();
   return !/\b(?:i|we|me|us|my|our|you|it|they|this|that)\b/.test(subject) && !/^(?:the|a|an|then|also|and|just|first|finally)$/.test(subject);
 }
+
+/** A time before this run: "last week", "yesterday", "in 2021", "on Tuesday", "two days ago", "last week's meeting". */
+const BEFORE_THE_RUN = /\b(?:last (?:week|month|year|night|quarter|sprint|friday|monday|tuesday|wednesday|thursday|saturday|sunday)(?:'s)?|yesterday(?:'s)?|the day before|(?:\d+|a|an|two|three|few|several) (?:days?|weeks?|months?|years?) ago|in (?:19|20)\d\d|earlier this (?:week|month|year)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
+
+/**
+ * An event dated before this run and told of someone or something else ("The deploy went out last week per
+ * the changelog", "the idea was dropped in last week's meeting"): history, not the run's account. (The writer's
+ * own past acts, "I sent it yesterday", are left to the rest of the check.)
+ */
+export function datedHistory(text: string, start: number, end: number): boolean {
+  // (After the word: before it, a date names the thing, "Last year's logs have been cleared".)
+  return BEFORE_THE_RUN.test(text.slice(end)) && !/\b(?:i|we|me|us)\b/i.test(text.slice(0, start)) && !/\bby (?:me|us)\b/i.test(text);
+}
+
+/** Things that are no object of a tool: ideas, plans and options ("the idea … was dropped", "removed from consideration"). */
+const ABSTRACT = /\b(?:idea|plan|proposal|option|suggestion|topic|agenda item|requirement|concern|approach|hypothesis|theory|assumption|possibility|consideration|the running|the list of options)\b/i;
+
+/** The claim's word acts on an idea or a plan, not a thing a tool touches. */
+export function abstractTheme(text: string, start: number, end: number): boolean {
+  const subject = /(?:^|[,;:]\s*)(?:the|this|that|my|our|your|their|an?)\s+([\w-]+)(?:\s+of\s+[^,;:]*?)?\s+(?:was|were|has been|have been|is|are|got)\s+(?:\w+ly\s+)?$/i.exec(text.slice(0, start));
+  if (subject && ABSTRACT.test(subject[1]!)) return true;
+  return /^\s+(?:from consideration|from the (?:plan|list|agenda|shortlist|running|options)\b|(?:the|that|this|our|my) (?:idea|plan|proposal|option|approach)\b)/i.test(text.slice(end));
+}
