@@ -595,7 +595,8 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[], afte
   if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
   // (…and what names a whole: "the whole team", "the entire batch", "the rest of the files", "the remaining ones".)
   if (/\b(?:all|every|each|everyone|everybody|everything|both|whole|entire|entirety|remaining)\b|\bthe rest\b/i.test(text)) {
-    const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)\b/i.exec(text)?.[1];
+    // (A figure inside a name is no count: "tickets/881.md", "INC-42".)
+    const n = /(?<![\w./#-])(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)(?![\w./-]*\w)/i.exec(text)?.[1];
     const count = n ? (NUMBERS[n.toLowerCase()] ?? Number(n)) : /\bboth\b/i.test(text) ? 2 : 0;
     return undone || done < count;
   }
