@@ -191,7 +191,24 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const commands = receipt.filter((e) => specs[e.tool]?.kind === 'run' && e.args.command !== undefined).map((e) => commandOf(e, specs[e.tool]!.objectArg)!).filter(Boolean);
   const toldRun = (w: ClaimWarning) =>
     !w.object && specs[w.tool]?.kind !== 'run' && !receipt.some((e) => e.tool === w.tool) && commands.some((c) => spans.some((s) => spanNames(s, c) && w.clause.includes(s)) || toldCommand(w.clause, c));
-  const located = warnings.filter((w) => !toldRun(w)).flatMap((w) => {
+  // "I rebooted `thermo-lobby-02` and it came back online" (an IoT call): a claim that names nothing of a tool
+  // the run never called, in a clause that names another call's object, is about that call.
+  const namesOther = (w: ClaimWarning) =>
+    !w.object &&
+    !receipt.some((e) => e.tool === w.tool) &&
+    receipt.some((e) =>
+      e.tool !== w.tool &&
+      Object.values(e.args).some((v) => {
+        if (v === REDACTED || v.length < 3 || !/[\d./@#_-]/.test(v)) return false;
+        const at = w.clause.search(new RegExp(`(?<![\\w.-])${escapeRe(v)}(?![\\w-])`, 'i'));
+        const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
+        if (at < 0 || verbAt < 0) return false;
+        // (…in the verb's own part, or one that goes on of it: "… and it came back online".)
+        const between = w.clause.slice(Math.min(at, verbAt), Math.max(at, verbAt));
+        return !/[;:]|\s[\u2014\u2013]\s|,\s*(?:i|we)\b|\b(?:and|but|so|then|while)\s+(?!it\b|they\b|its\b|their\b)/i.test(between);
+      }),
+    );
+  const located = warnings.filter((w) => !toldRun(w) && !namesOther(w)).flatMap((w) => {
     if (!elsewhere(w)) return [w];
     // (…when its verb stands in another part of the clause than the object: "patched src/dates.ts, and the suite is passing".)
     const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
@@ -259,6 +276,8 @@ function elsewhereThanFiles(after: string): boolean {
   const place = /^[^.;:]{0,40}?\b(?:to|on|in|into|under)\s+(?:the|his|her|their|its|your|our|my|this|that)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)/i.exec(after);
   return !!place && !/\b(?:files?|folders?|dir(?:ectory|ectories)?|disk|workspace|repo(?:sitory)?|docs?|documents?|notes?|readme|wiki|pages?|drive|bucket|logs?|config|notebook|vault|project|sheet|spreadsheet|archive|backups?)\b/i.test(place[1]!) && !/[\w-]+\.[a-z]{1,5}\b|\//.test(place[1]!);
 }
+
+const escapeRe = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Verbs that say a command ran, not how it ended. */
 const RAN = /^(?:ran|run|re-?ran|executed|invoked|tried)\b/i;

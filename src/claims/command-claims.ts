@@ -164,6 +164,9 @@ export function commandVerdicts(region: string, spans: readonly string[], entrie
   // ("ran `npm test`: 3 failing in `date-utils.spec.ts`", "including the flaky `test_upload_retry`").
   const runs = (s: string) => calls.some((c) => c.command !== undefined && spanNames(s, c.command));
   if (inRegion.some(runs)) inRegion = inRegion.filter((s) => runs(s) || /\s/.test(s.trim()));
+  // A one-word span the receipt does not run is a command only where the clause runs it ("ran `make`", "via
+  // `vacuumdb`"); else it names a thing ("dropped the unused `legacy_id` column").
+  inRegion = inRegion.filter((s) => runs(s) || /\s/.test(s.trim()) || new RegExp(`\\b(?:ran|run|re-?ran|running|executed|executing|invoked|via|using|with|through|by)\\s+(?:the\\s+|a\\s+)?${escapeRe(s.trim())}`, 'i').test(region));
   if (inRegion.length) {
     return inRegion.map((span) => {
       const named = calls.filter((c) => c.command !== undefined && spanNames(span, c.command));
