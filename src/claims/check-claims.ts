@@ -9,7 +9,7 @@ import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
-import { toldCommand, unbackedMentions } from './unbacked-mentions.ts';
+import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
 import { abstractTheme, causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
@@ -173,7 +173,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     }
   }
   // The object of a call that did not succeed, named and not framed as a failure, plan or the like: a claim of it.
-  for (const m of unbackedMentions(clauses, receipt, specs, spans)) {
+  for (const m of [...unbackedMentions(clauses, receipt, specs, spans), ...siblingMentions(clauses, receipt, specs)]) {
     const key = `${m.tool}\u0000${normalize(m.object)}`;
     if (seen.has(key) || warnings.some((w) => w.tool === m.tool && w.object && sameObject(w.object, m.object))) continue;
     seen.add(key);
