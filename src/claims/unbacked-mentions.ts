@@ -30,14 +30,14 @@ const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|with
 const FRAMES = [
     FAILED,
     // Modality, plans, offers, attempts, conditions. ("will have … by now" and "once" before a past verb are accounts.)
-    String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready (?:to|for)|about to|prepared|draft(?:ed)?|propos(?:e|ed|al)|suggest(?:s|ed|ion)?|recommend(?:s|ed)?|try|tried|trying|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
+    String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready (?:to|for)|about to|prepared|drafted|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
     String.raw`\bonce\b(?!\s+(?:\S+\s+){0,3}(?:\w+ed|was|were|had|did|got|came|went|settled)\b)|\bbefore\s+(?:you|it|they|we|i|approval|the\s+(?:\w+\s+){0,2}(?:was|were|is|could|had|did|got|ran|started|finished))\b`,
     // Exclusions: "every .bak file except db.bak".
     String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for)\b`,
     // Others' doing and reports; looking without acting.
     String.raw`\b(?:you|your team|says|said|shows|showed|showing|reports?|reported|according to|per|check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`,
 ];
-const FRAMED = new RegExp(FRAMES.join('|'), 'i');
+export const FRAMED = new RegExp(FRAMES.join('|'), 'i');
 /** For a command, checking and verifying is running it ("Verified with curl that …"). */
 const FRAMED_RUN = new RegExp([...FRAMES.slice(0, -1), String.raw`\b(?:you|your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`].join('|'), 'i');
 const FAILED_RE = new RegExp(FAILED, 'i');
@@ -140,7 +140,7 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-function framed(clause: Clause, finder: RegExp, run = false): boolean {
+export function framed(clause: Clause, finder: RegExp, run = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
   const text = clause.text;
   const at = text.search(finder);
@@ -183,7 +183,7 @@ function framed(clause: Clause, finder: RegExp, run = false): boolean {
  * A frame elsewhere in the sentence covers the mention when that part names no other object of its own
  * ("ap@globex.com — it hasn't gone out"), and so does the next sentence when it starts with a pronoun.
  */
-function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp): boolean {
+export function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp): boolean {
   const at = clauses.indexOf(clause);
   const sentence = clauses.filter((c) => c.sentence === clause.sentence && c !== clause);
   // (…a part that refers back or is a bare verdict: "ap@globex.com — it hasn't gone out", "— rejected".)
