@@ -19,7 +19,8 @@ export function quoted(text: string, start: number, end: number): boolean {
 }
 
 /** What stopped, and "before"/"while"/"until" what: the run was cancelled before it was delivered. */
-const STOPPED_BEFORE = /\b(?:cancell?ed|stopped|interrupted|ended|died|crashed|failed|timed out|halted|aborted|killed|cut (?:off|short)|denied|rejected)\b[^.;!?]*?\b(?:before|while|until|as)\s+(?:[^.;!?,]*?)$/i;
+// (A dot inside a name, "ops@x.io", ends nothing.)
+const STOPPED_BEFORE = /\b(?:cancell?ed|stopped|interrupted|ended|died|crashed|failed|timed out|halted|aborted|killed|cut (?:off|short)|denied|rejected)\b(?:[^.;!?]|\.(?=\w))*?\b(?:before|while|until|as)\s+(?:[^.;!?,]|\.(?=\w))*?$/i;
 
 /** The word is inside what a stop came before or interrupted: it did not happen. */
 export function stoppedBefore(text: string, start: number): boolean {
@@ -52,7 +53,7 @@ export function sharedOtherSubject(text: string, start: number): boolean {
 }
 
 /** A time before this run: "last week", "yesterday", "in 2021", "on Tuesday", "two days ago", "last week's meeting". */
-const BEFORE_THE_RUN = /\b(?:last (?:week|month|year|night|quarter|sprint|friday|monday|tuesday|wednesday|thursday|saturday|sunday)(?:'s)?|yesterday(?:'s)?|the day before|(?:\d+|a|an|two|three|few|several) (?:days?|weeks?|months?|years?) ago|in (?:19|20)\d\d|earlier this (?:week|month|year)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
+export const BEFORE_THE_RUN = /\b(?:last (?:week|month|year|night|quarter|sprint|friday|monday|tuesday|wednesday|thursday|saturday|sunday)(?!'s)|yesterday(?!'s)|the day before|(?:\d+|a|an|two|three|few|several) (?:days?|weeks?|months?|years?) ago|in (?:19|20)\d\d|earlier this (?:week|month|year)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
 
 /**
  * An event dated before this run and told of someone or something else ("The deploy went out last week per
@@ -61,7 +62,9 @@ const BEFORE_THE_RUN = /\b(?:last (?:week|month|year|night|quarter|sprint|friday
  */
 export function datedHistory(text: string, start: number, end: number): boolean {
   // (After the word: before it, a date names the thing, "Last year's logs have been cleared".)
-  return BEFORE_THE_RUN.test(text.slice(end)) && !/\b(?:i|we|me|us)\b/i.test(text.slice(0, start)) && !/\bby (?:me|us)\b/i.test(text);
+  // (…with a subject of its own: a headline, "Billed cust_9 for last month", is the writer's.)
+  const before = text.slice(0, start).replace(/^[^:]*:\s*/, '');
+  return BEFORE_THE_RUN.test(text.slice(end)) && /[a-z]{2,}/i.test(before) && !/\b(?:i|we|me|us)\b/i.test(before) && !/\bby (?:me|us)\b/i.test(text);
 }
 
 /** Things that are no object of a tool: ideas, plans and options ("the idea … was dropped", "removed from consideration"). */
@@ -69,7 +72,7 @@ const ABSTRACT = /\b(?:idea|plan|proposal|option|suggestion|topic|agenda item|re
 
 /** The claim's word acts on an idea or a plan, not a thing a tool touches. */
 export function abstractTheme(text: string, start: number, end: number): boolean {
-  const subject = /(?:^|[,;:]\s*)(?:the|this|that|my|our|your|their|an?)\s+([\w-]+)(?:\s+of\s+[^,;:]*?)?\s+(?:was|were|has been|have been|is|are|got)\s+(?:\w+ly\s+)?$/i.exec(text.slice(0, start));
+  const subject = /(?:^|[,;:]\s*)(?:the|this|that|my|our|your|their|an?)\s+([\w-]+)(?:\s+(?:of|to|for|about)\s+[^,;:]*?)?\s+(?:was|were|has been|have been|is|are|got)\s+(?:\w+ly\s+)?$/i.exec(text.slice(0, start));
   if (subject && ABSTRACT.test(subject[1]!)) return true;
   return /^\s+(?:from consideration|from the (?:plan|list|agenda|shortlist|running|options)\b|(?:the|that|this|our|my) (?:idea|plan|proposal|option|approach)\b)/i.test(text.slice(end));
 }

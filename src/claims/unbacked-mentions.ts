@@ -6,13 +6,15 @@
  * state that did not change, a question, what someone or something else did or tells. The frames are a
  * small, closed vocabulary; the words that tell success are not. Pure.
  */
+import nlp from 'compromise';
 import type { Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { REDACTED } from '../wire/redact.ts';
 import type { ClaimSpecs } from './claim-specs.ts';
 import { escape } from './claim-verbs.ts';
 import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
-import { clauseStems, commandOf, commandStems, spanNames } from './command-claims.ts';
+import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
+import { BEFORE_THE_RUN } from './event-frames.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -22,7 +24,7 @@ export interface UnbackedMention {
 }
 
 /** Negation, failure, refusal, interruption and waiting: what a relative clause after the mention may tell of it ("ana@x, which bounced"). */
-const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:it|them|alone|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
+const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
 /**
  * Words that frame a mention as no account of the effect. Closed classes: the above, modality and plans,
  * offers, attempts, conditions, exclusions, others' doing and reports, looking without acting.
@@ -33,13 +35,15 @@ const FRAMES = [
     String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready|about to|supposed to|meant to|(?:was|were) to|due to be|prepared|draft(?:ed)?|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|(?:i|we)\s+(?:\w+\s+)?(?:asked|requested)|(?:my|our|the|a|approval)\s+request|ask(?:ed|ing)? (?:to|whether|if)|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
     String.raw`\bonce\b(?!\s+(?:\S+\s+){0,3}(?:\w+ed|was|were|had|did|got|came|went|settled)\b)|\bbefore\s+(?:you|it|they|we|i|approval|the\s+(?:\w+\s+){0,2}(?:was|were|is|could|had|did|got|ran|started|finished))\b`,
     // Exclusions: "every .bak file except db.bak".
-    String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for)\b`,
+    String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for|all but|but for)\b`,
+    // A diagnosis: what is wrong with the thing, not what became of it ("the bug is in parser.ts").
+    String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak|misconfigured|corrupt(?:ed)?|broken)\b`,
     // Others' doing and reports; looking without acting.
-    String.raw`\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per|check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`,
+    String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per|check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`,
 ];
 export const FRAMED = new RegExp(FRAMES.join('|'), 'i');
 /** For a command, checking and verifying is running it ("Verified with curl that …"). */
-const FRAMED_RUN = new RegExp([...FRAMES.slice(0, -1), String.raw`\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`].join('|'), 'i');
+const FRAMED_RUN = new RegExp([...FRAMES.slice(0, -1), String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`].join('|'), 'i');
 const FAILED_RE = new RegExp(FAILED, 'i');
 /** Negations that tell a completion: "no longer lying around", "not there any more". */
 const DONE_WORDS =
@@ -69,7 +73,7 @@ function finderOf(value: string, kind: 'path' | 'recipient' | 'name' | 'command'
     }
     finder =
       v.length >= 3 && (kind !== 'name' || /\d|[-_/.@#:]/.test(v))
-        ? new RegExp(`(?<![\\w@./-])(?:${forms.map((f) => escape(f).replace(/ /g, '\\s+')).join('|')})(?![\\w@-]|\\.\\w|/\\w)`, 'i')
+        ? new RegExp(`(?<![\\w@./#-])#?(?:${forms.map((f) => escape(f).replace(/ /g, '\\s+')).join('|')})(?![\\w@-]|\\.\\w|/\\w)`, 'i')
         : null;
     if (finders.size > 1000) finders.clear();
     finders.set(key, finder);
@@ -111,7 +115,7 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     });
     if (!mentions.length) continue;
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
-    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run) || framedSentence(c, clauses, finder))) continue;
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool) || framedSentence(c, clauses, finder))) continue;
     const { c, finder: at } = mentions[0]!;
     out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
@@ -123,6 +127,9 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
  * program, subcommand, targets and the action of a well-known program) — a finder for the first of them.
  */
 export function toldCommand(text: string, command: string): RegExp | null {
+  // (The command itself, written out, is no prose about it: "UPDATE orders SET status = 'x'".)
+  const rest = text.toLowerCase().split(command.trim().toLowerCase()).join(' ');
+  if (rest.length < text.length && (rest.match(/[a-z]{3,}/g) ?? []).length < 3) return null;
   const ours = commandStems(command);
   const shared = new Set<string>();
   const words: string[] = [];
@@ -140,7 +147,7 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-export function framed(clause: Clause, finder: RegExp, run = false): boolean {
+export function framed(clause: Clause, finder: RegExp, run = false, tool = ''): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
   const text = clause.text;
   const at = text.search(finder);
@@ -160,8 +167,20 @@ export function framed(clause: Clause, finder: RegExp, run = false): boolean {
   let segment = own.text;
   const content = CONTENT.exec(segment.slice(Math.max(0, at - own.start)));
   if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
-  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ');
-  if (frames.test(bare)) return true;
+  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\s+/g, ' ');
+  // "All but c.tmp are deleted", "every file except app.log": left out of what the clause tells.
+  if (/\b(?:all|every\w*|each)\s+(?:\w+\s+)?but\s+$|\b(?:except|excluding|other than|apart from|aside from|save for|but not)\s+(?:for\s+)?(?:the\s+)?$/i.test(text.slice(0, at))) return true;
+  if (frames.test(bare) || BEFORE_THE_RUN.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || /\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?![a-z]+ing\b)[a-z]/i.test(bare)) return true;
+  // "I commented on PROJ-7", "looked into cam-02": another act on it, by a verb that is none of the tool's name.
+  const act = /\b([a-z]{3,}ed)\s+(?:on|about|regarding|against|into|over)\s+(?:the\s+)?X\b/i.exec(bare);
+  if (act && !tool.split(/[^a-z]+/i).some((w) => w.length >= 3 && stemOf(w) === stemOf(act[1]!))) return true;
+  // "#eng has been quiet today": a quality of the thing, an adjective that is no participle and no state an effect leaves.
+  const quality = /^\s*(?:the\s+)?X\s+(?:is|are|was|were|has been|have been|had been|seems?|looks?)\s+(?:\w+ly\s+)?([a-z]{3,})\b/i.exec(bare);
+  if (quality && !/(?:ed|en|wn)$/i.test(quality[1]!) && !/^(?:done|gone|live|out|up|off|sorted|handled|complete|through|over|in|on|back|now|all|safe|clean|empty|ready|set|fine|good|ok|okay|away|yours|ours|theirs)$/i.test(quality[1]!) && nlp(quality[1]!).has('#Adjective')) return true;
+  // "PROJ-7 described the same crash": the thing's own doing, an active verb with an object of its own.
+  if (/^\s*(?:the\s+)?X\s+(?!(?:got|received|gotten)\b)(?:\w+ed|wrote|said|saw|took|made|had|showed|shows|says|describes|mentions|lists|contains|holds)\s+(?:the|a|an|its|their|this|that|some|\d)\b/i.test(bare)) return true;
+  // "| debug.log | 4.2 MB |": nothing said of it but figures.
+  if (/\d\s*(?:[kmgt]i?b|bytes?|lines?|rows?|%)\b/i.test(bare) && !bare.replace(/\bX\b/, ' ').replace(/[\d.,:%()|/~+-]+|\b(?:[kmgt]i?b|bytes?|lines?|rows?|items?|files?)\b/gi, ' ').trim()) return true;
   // "The largest file is access.log (2.1 MB)", "errors.log is 2 MB": a description, not a fate.
   if ((DESCRIBED.test(bare) || /^\s*(?:the|a|an|its|their|your|my)\s+(?:\w+\s+){0,2}(?:is|was|are|were)\s+X\b/i.test(bare)) && !/\b\w{3,}(?:ed|en)\b/i.test(bare)) return true;
   // A label over it ("Queued for your approval: one to ari@…", "The plan: delete debug.log").
