@@ -14,7 +14,6 @@ import { escape } from './claim-verbs.ts';
 import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
-import { BEFORE_THE_RUN } from './event-frames.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -115,7 +114,7 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     });
     if (!mentions.length) continue;
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
-    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool) || framedSentence(c, clauses, finder))) continue;
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient') || framedSentence(c, clauses, finder))) continue;
     const { c, finder: at } = mentions[0]!;
     out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
@@ -147,7 +146,7 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-export function framed(clause: Clause, finder: RegExp, run = false, tool = ''): boolean {
+export function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
   const text = clause.text;
   const at = text.search(finder);
@@ -170,15 +169,19 @@ export function framed(clause: Clause, finder: RegExp, run = false, tool = ''): 
   const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\s+/g, ' ');
   // "All but c.tmp are deleted", "every file except app.log": left out of what the clause tells.
   if (/\b(?:all|every\w*|each)\s+(?:\w+\s+)?but\s+$|\b(?:except|excluding|other than|apart from|aside from|save for|but not)\s+(?:for\s+)?(?:the\s+)?$/i.test(text.slice(0, at))) return true;
-  if (frames.test(bare) || BEFORE_THE_RUN.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || /\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?![a-z]+ing\b)[a-z]/i.test(bare)) return true;
+  if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || /\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?![a-z]+ing\b)[a-z]/i.test(bare)) return true;
+  // "a reply from carol@…": a receiver named as the source is another's sending.
+  if (recipient && /\bfrom\s+X\b/.test(bare)) return true;
+  // "carol@… received the agenda from Dana": what someone else sent.
+  if (/\b(?:received|got|heard|gotten)\b.*\bfrom\s+(?!(?:me|us|our|my|this|the agent|the assistant)\b)(?:[A-Z][a-z]+|the\s+\w+|his|her|their)/.test(bare)) return true;
   // "I commented on PROJ-7", "looked into cam-02": another act on it, by a verb that is none of the tool's name.
   const act = /\b([a-z]{3,}ed)\s+(?:on|about|regarding|against|into|over)\s+(?:the\s+)?X\b/i.exec(bare);
   if (act && !tool.split(/[^a-z]+/i).some((w) => w.length >= 3 && stemOf(w) === stemOf(act[1]!))) return true;
   // "#eng has been quiet today": a quality of the thing, an adjective that is no participle and no state an effect leaves.
   const quality = /^\s*(?:the\s+)?X\s+(?:is|are|was|were|has been|have been|had been|seems?|looks?)\s+(?:\w+ly\s+)?([a-z]{3,})\b/i.exec(bare);
   if (quality && !/(?:ed|en|wn)$/i.test(quality[1]!) && !/^(?:done|gone|live|out|up|off|sorted|handled|complete|through|over|in|on|back|now|all|safe|clean|empty|ready|set|fine|good|ok|okay|away|yours|ours|theirs)$/i.test(quality[1]!) && nlp(quality[1]!).has('#Adjective')) return true;
-  // "PROJ-7 described the same crash": the thing's own doing, an active verb with an object of its own.
-  if (/^\s*(?:the\s+)?X\s+(?!(?:got|received|gotten)\b)(?:\w+ed|wrote|said|saw|took|made|had|showed|shows|says|describes|mentions|lists|contains|holds)\s+(?:the|a|an|its|their|this|that|some|\d)\b/i.test(bare)) return true;
+  // "PROJ-7 described the same crash": what the thing itself tells or holds, a verb of saying with an object of its own.
+  if (/^\s*(?:the\s+)?X\s+(?:described|describes|mentioned|mentions|said|says|wrote|writes|reported|reports|noted|notes|explained|explains|asked|asks|showed|shows|lists|listed|contains|contained|holds|held|references|referenced)\s+(?:the|a|an|its|their|this|that|some|\d)\b/i.test(bare)) return true;
   // "| debug.log | 4.2 MB |": nothing said of it but figures.
   if (/\d\s*(?:[kmgt]i?b|bytes?|lines?|rows?|%)\b/i.test(bare) && !bare.replace(/\bX\b/, ' ').replace(/[\d.,:%()|/~+-]+|\b(?:[kmgt]i?b|bytes?|lines?|rows?|items?|files?)\b/gi, ' ').trim()) return true;
   // "The largest file is access.log (2.1 MB)", "errors.log is 2 MB": a description, not a fate.
