@@ -54,6 +54,12 @@ test("a team tool's object, a table row and a task list read by the inverted bur
   const failedRefund = [entry('refund_order', { orderId: 'ORD-881', amountCents: '500' }, 'failed')];
   assert.deepEqual(flagged('| Order | Refund |\n|---|---|\n| ORD-881 | ✅ |', failedRefund, specs), ['refund_order ORD-881']);
   assert.deepEqual(flagged('| ORD-881 | refund | ❌ card expired |', failedRefund, specs), [], 'a failure mark and its reason');
+  // A team tool's other argument that names a thing, a person by the name an address starts with.
+  const share = specsWith({ name: 'drive__share_file', description: 'Share a file with a person.', params: ['fileId', 'email', 'role'] });
+  assert.deepEqual(flagged('Gave Lena edit rights on the roadmap doc.', [entry('drive__share_file', { fileId: 'f9Xq2', email: 'lena@corp.io', role: 'editor' }, 'denied')], share), ['drive__share_file f9Xq2']);
+  // A run tool's statement is told as a command: by what it does.
+  const sql = specsWith({ name: 'pg__execute_sql', description: 'Run a SQL statement.', params: ['statement'] });
+  assert.deepEqual(flagged('Added the `nickname` column to `users`.', [entry('pg__execute_sql', { statement: 'ALTER TABLE users ADD COLUMN nickname text' }, 'failed')], sql), ['pg__execute_sql ALTER TABLE users ADD COLUMN nickname text']);
   assert.deepEqual(flagged('Order ORD-881: refund pending your approval.', [entry('refund_order', { orderId: 'ORD-881', amountCents: '500' }, 'pending')], specs), []);
 });
 

@@ -9,7 +9,7 @@
 import nlp from 'compromise';
 import type { Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { REDACTED } from '../wire/redact.ts';
-import type { ClaimSpecs } from './claim-specs.ts';
+import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
 import { escape } from './claim-verbs.ts';
 import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
@@ -80,6 +80,25 @@ function finderOf(value: string, kind: 'path' | 'recipient' | 'name' | 'command'
   return finder;
 }
 
+const builtins = new Set(Object.keys(BUILTIN_CLAIM_SPECS));
+/** Arguments that say how, when, how much or to what state, not what the call acts on. */
+const NOT_NAMES = /^(?:amount\w*|text|body|content|message|reason|note|description|subject|title|start|end|time|date|until|minutes|hours|duration|count|replicas|value|quantity|delta|enabled|dry_?run|force|method|type|mode|namespace|status|state|stage|role|permission|access|level|priority|label|\w*(?:time|date|day|at|cents|count))$/i;
+
+/** Finders for a team tool's call's other arguments that name things: identifiers as written, a person by an address's name. */
+function otherNames(entry: ReceiptEntry, objectArg: string | undefined): RegExp[] {
+  const out: RegExp[] = [];
+  for (const [arg, v] of Object.entries(entry.args)) {
+    if (arg === objectArg || v === REDACTED || NOT_NAMES.test(arg)) continue;
+    const person = /^([a-z]{3,})@[\w.-]+\.\w+$/i.exec(v.trim());
+    if (person) out.push(new RegExp(`\\b${person[1]![0]!.toUpperCase()}${escape(person[1]!.slice(1).toLowerCase())}\\b`));
+    else if (/\d|[-_/.@#:]/.test(v) && v.length >= 4 && v.length <= 60 && !/\s/.test(v)) {
+      const f = finderOf(v, /@/.test(v) ? 'recipient' : 'name');
+      if (f) out.push(f);
+    }
+  }
+  return out;
+}
+
 /** Not done, and no done call (or a repeat of one) stands for it. */
 function unbacked(entry: ReceiptEntry, receipt: Receipt, same: (e: ReceiptEntry) => boolean): boolean {
   if (entry.outcome === 'done' || entry.outcome === 'deduplicated') return false;
@@ -98,17 +117,24 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     const run = spec.kind === 'run';
     const value = run ? commandOf(entry, spec.objectArg) : spec.objectArg ? entry.args[spec.objectArg] : undefined;
     if (!value || value === REDACTED) continue;
-    const kind = run ? (entry.args.command !== undefined ? 'command' : 'name') : kindOf(spec);
+    // (A run tool's value with words in it, a command or a statement, is told as a command.)
+    const commandLike = run && (entry.args.command !== undefined || /\S\s+\S/.test(value.trim()));
+    const kind = run ? (commandLike ? 'command' : 'name') : kindOf(spec);
     const same = (e: ReceiptEntry) => (run ? commandOf(e, spec.objectArg) === value : objectMatches(e.args[spec.objectArg!], value, kindOf(spec)) && normalize(e.args[spec.objectArg!] ?? '') === normalize(value));
     if (!unbacked(entry, receipt, same)) continue;
     // (A command as a code span names it, or as prose that tells what it does: "took a fresh dump of the
     // orders database" for `pg_dump orders > orders.sql`; a run tool's other value, "2024-06-C", as written.)
-    const command = run && entry.args.command !== undefined;
-    const named = !command || spans.some((s) => spanNames(s, value));
-    const finder = named ? finderOf(value, kind) : null;
-    if (named && !finder) continue;
+    const named = !commandLike || spans.some((s) => spanNames(s, value));
+    // (A team tool's call is also named by its other arguments that name things, "acme/api" for a grant,
+    // and a person by the name an address starts with: "Maya" for maya@agency.com.)
+    const others = builtins.has(entry.tool) || run ? [] : otherNames(entry, spec.objectArg);
+    const finders = named ? [finderOf(value, kind), ...others].filter((f): f is RegExp => !!f) : [];
+    if (named && !finders.length) continue;
     const mentions = clauses.flatMap((c) => {
-      if (finder) return finder.test(c.text) ? [{ c, finder }] : [];
+      if (named) {
+        const finder = finders.find((f) => f.test(c.text));
+        return finder ? [{ c, finder }] : [];
+      }
       const told = toldCommand(c.text, value);
       return told ? [{ c, finder: told }] : [];
     });
