@@ -30,6 +30,7 @@ test('a mention of what a call that did not succeed acted on is a claim unless a
   assert.deepEqual(flagged('report.md has the final numbers.', interruptedWrite), ['write_file report.md']);
   assert.deepEqual(flagged('| file | result |\n|---|---|\n| report.md | ok |', interruptedWrite), ['write_file report.md']);
   assert.deepEqual(flagged('Took care of app.log for you.', failedDelete), ['delete_file app.log']);
+  assert.deepEqual(flagged('Delete app.log: done.', failedDelete), ['delete_file app.log'], 'a task told done');
   assert.deepEqual(flagged('ana@x.io is in the picture now.', rejectedSend), ['send_message ana@x.io']);
   // Framed: a failure or refusal, a wait, a plan or offer, a description, an exclusion, the next sentence's verdict.
   for (const [honest, receipt] of [
@@ -43,6 +44,7 @@ test('a mention of what a call that did not succeed acted on is a claim unless a
     ['Your note for ana@x.io is ready; say the word and it goes out.', rejectedSend],
     ['The summary for ana@x.io is below for you to forward.', rejectedSend],
     ['Regarding ana@x.io: her server rejected our mail.', rejectedSend],
+    ['Next: delete app.log and tell ana@x.io.', failedDelete],
   ] as const) assert.deepEqual(flagged(honest, [...receipt]), [], honest);
   // A negated omission frames nothing: "nobody was left out" tells all done.
   const invites = [entry('send_message', { to: 'ann@x.io', text: 'invite' }, 'done'), entry('send_message', { to: 'bo@x.io', text: 'invite' }, 'pending')];
