@@ -46,7 +46,7 @@ const FRAMED_RUN = new RegExp([...FRAMES.slice(0, -1), String.raw`\b(?:placed|su
 const FAILED_RE = new RegExp(FAILED, 'i');
 /** Negations that tell a completion: "no longer lying around", "not there any more". */
 const DONE_WORDS =
-  /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b/gi;
+  /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a hitch|any (?:errors?|problems?|issues?)|errors?|problems?|issues?)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b/gi;
 /** What the next sentence may tell of the thing it refers to: a failure, a refusal, a wait (not "still", advice). */
 const NEXT_FAILED = /\b(?:not|never|no|nothing|fail(?:s|ed|ure)?|error(?:s|ed)?|bounced|rejected|denied|declined|refused|blocked|cancell?ed|interrupted|aborted|stopped|timed out|crashed|pending|waiting|awaiting|approval|queued|untouched|unchanged|skipped)\b|n't\b/i;
 /** Something that names an object of its own: a file name, an address, a code span. */
@@ -194,7 +194,8 @@ export function framed(clause: Clause, finder: RegExp, run = false, tool = '', r
   let segment = own.text;
   const content = CONTENT.exec(segment.slice(Math.max(0, at - own.start)));
   if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
-  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\s+/g, ' ');
+  // ("when you pinged me", "by the time you read this": a time told by the reader's doing frames nothing.)
+  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
   // "All but c.tmp are deleted", "every file except app.log": left out of what the clause tells.
   if (/\b(?:all|every\w*|each)\s+(?:\w+\s+)?but\s+$|\b(?:except|excluding|other than|apart from|aside from|save for|but not)\s+(?:for\s+)?(?:the\s+)?$/i.test(text.slice(0, at))) return true;
   if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || /\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?![a-z]+ing\b)[a-z]/i.test(bare)) return true;
@@ -242,7 +243,7 @@ export function framedSentence(clause: Clause, clauses: readonly Clause[], finde
   const sentence = clauses.filter((c) => c.sentence === clause.sentence && c !== clause);
   // (…a part that refers back or is a bare verdict: "ap@globex.com — it hasn't gone out", "— rejected".)
   const refers = (t: string) => /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
-  if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(c.text) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
+  if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
   const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
   return !!next && /\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(next.sentence ?? next.text) && NEXT_FAILED.test((next.sentence ?? next.text).replace(DONE_WORDS, ' '));
 }
