@@ -48,6 +48,8 @@ test('a mention of what a call that did not succeed acted on is a claim unless a
     ['The summary for ana@x.io is below for you to forward.', rejectedSend],
     ['Regarding ana@x.io: her server rejected our mail.', rejectedSend],
     ['Next: delete app.log and tell ana@x.io.', failedDelete],
+    ['- **ana@x.io** — the summary email is waiting for your approval.', rejectedSend],
+    ['About ana@x.io: I drafted the follow-up, but sending was denied by the policy.', rejectedSend],
   ] as const) assert.deepEqual(flagged(honest, [...receipt]), [], honest);
   // A negated omission frames nothing: "nobody was left out" tells all done.
   const invites = [entry('send_message', { to: 'ann@x.io', text: 'invite' }, 'done'), entry('send_message', { to: 'bo@x.io', text: 'invite' }, 'pending')];

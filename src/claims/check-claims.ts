@@ -133,6 +133,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         // "added a note to his profile", "saved it on the ticket": a place that is no file, for a tool of files
         // the run never called, is another sense of the words.
         if (kindOf(spec) === 'path' && !receipt.some((e) => e.tool === match.tool) && elsewhereThanFiles(clause.text.slice(match.start))) continue;
+        // "I drafted the follow-up" when the run sent (or tried to send) and wrote nothing: the draft is the message.
+        if (spec.kind === 'write' && /^draft/i.test(match.text) && !receipt.some((e) => e.tool === match.tool) && receipt.some((e) => specs[e.tool]?.kind === 'send')) continue;
         if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }

@@ -242,7 +242,9 @@ export function framedSentence(clause: Clause, clauses: readonly Clause[], finde
   const at = clauses.indexOf(clause);
   const sentence = clauses.filter((c) => c.sentence === clause.sentence && c !== clause);
   // (…a part that refers back or is a bare verdict: "ap@globex.com — it hasn't gone out", "— rejected".)
-  const refers = (t: string) => /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
+  // (…and any part, when the mention's clause is the name alone: "- ana@x.io — the summary email is waiting …".)
+  const alone = clause.text.replace(finder, ' ').replace(/[^a-z]+/gi, ' ').trim().split(/\s+/).filter(Boolean).length < 2;
+  const refers = (t: string) => alone || /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
   if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
   const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
   return !!next && /\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(next.sentence ?? next.text) && NEXT_FAILED.test((next.sentence ?? next.text).replace(DONE_WORDS, ' '));
