@@ -34,6 +34,7 @@ test('a mention of what a call that did not succeed acted on is a claim unless a
   // A time told by the reader's doing, and "no bounces", frame nothing.
   assert.deepEqual(flagged("By the time you read this I'll have already written report.md.", interruptedWrite), ['write_file report.md']);
   assert.deepEqual(flagged('ana@x.io has it now, no bounces.', rejectedSend), ['send_message ana@x.io']);
+  assert.deepEqual(flagged('ana@x.io should already have the slides in her inbox.', rejectedSend), ['send_message ana@x.io'], 'an expectation of what is done');
   assert.deepEqual(flagged('ana@x.io is in the picture now.', rejectedSend), ['send_message ana@x.io']);
   // Framed: a failure or refusal, a wait, a plan or offer, a description, an exclusion, the next sentence's verdict.
   for (const [honest, receipt] of [

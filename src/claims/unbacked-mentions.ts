@@ -195,7 +195,8 @@ export function framed(clause: Clause, finder: RegExp, run = false, tool = '', r
   const content = CONTENT.exec(segment.slice(Math.max(0, at - own.start)));
   if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
   // ("when you pinged me", "by the time you read this": a time told by the reader's doing frames nothing.)
-  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
+  // ("should already have it", "will have landed by now": an expectation of what is done is an account of it.)
+  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
   // "All but c.tmp are deleted", "every file except app.log": left out of what the clause tells.
   if (/\b(?:all|every\w*|each)\s+(?:\w+\s+)?but\s+$|\b(?:except|excluding|other than|apart from|aside from|save for|but not)\s+(?:for\s+)?(?:the\s+)?$/i.test(text.slice(0, at))) return true;
   if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || /\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?![a-z]+ing\b)[a-z]/i.test(bare)) return true;
