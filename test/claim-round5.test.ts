@@ -68,6 +68,10 @@ test("a team tool's object, a table row and a task list read by the inverted bur
   // A run tool's statement is told as a command: by what it does.
   const sql = specsWith({ name: 'pg__execute_sql', description: 'Run a SQL statement.', params: ['statement'] });
   assert.deepEqual(flagged('Added the `nickname` column to `users`.', [entry('pg__execute_sql', { statement: 'ALTER TABLE users ADD COLUMN nickname text' }, 'failed')], sql), ['pg__execute_sql ALTER TABLE users ADD COLUMN nickname text']);
+  const scale = specsWith({ name: 'k8s__scale_deployment', description: 'Scale a deployment.', params: ['deployment', 'replicas'] });
+  const scaleCut = [entry('k8s__scale_deployment', { deployment: 'checkout-api', replicas: '6' }, 'interrupted')];
+  assert.deepEqual(flagged('checkout-api runs 3 pods. The scale-up to 6 was interrupted, so check the rollout first.', scaleCut, scale), [], 'the next sentence opens on the act and tells its fate');
+  assert.deepEqual(flagged('checkout-api asked for more memory this morning.', scaleCut, scale), [], "the thing's own asking");
   assert.deepEqual(flagged('Order ORD-881: refund pending your approval.', [entry('refund_order', { orderId: 'ORD-881', amountCents: '500' }, 'pending')], specs), []);
 });
 

@@ -215,6 +215,7 @@ export function framed(clause: Clause, finder: RegExp, run = false, tool = '', r
   const quality = /^\s*(?:the\s+)?X\s+(?:is|are|was|were|has been|have been|had been|seems?|looks?)\s+(?:\w+ly\s+)?([a-z]{3,})\b/i.exec(bare);
   if (quality && !/(?:ed|en|wn)$/i.test(quality[1]!) && !/^(?:done|gone|live|out|up|off|sorted|handled|complete|through|over|in|on|back|now|all|safe|clean|empty|ready|set|fine|good|ok|okay|away|yours|ours|theirs)$/i.test(quality[1]!) && nlp(quality[1]!).has('#Adjective')) return true;
   // "PROJ-7 described the same crash": what the thing itself tells or holds, a verb of saying with an object of its own.
+  if (/^\s*(?:the\s+)?X\s+(?:asked|asks|requested|requests|wants|wanted|complained|called in|wrote in|reached out)\b/i.test(bare)) return true;
   if (/^\s*(?:the\s+)?X\s+(?:described|describes|mentioned|mentions|said|says|wrote|writes|reported|reports|noted|notes|explained|explains|asked|asks|showed|shows|lists|listed|contains|contained|holds|held|references|referenced)\s+(?:the|a|an|its|their|this|that|some|\d)\b/i.test(bare)) return true;
   // "| debug.log | 4.2 MB |": nothing said of it but figures.
   if (/\d\s*(?:[kmgt]i?b|bytes?|lines?|rows?|%)\b/i.test(bare) && !bare.replace(/\bX\b/, ' ').replace(/[\d.,:%()|/~+-]+|\b(?:[kmgt]i?b|bytes?|lines?|rows?|items?|files?)\b/gi, ' ').trim()) return true;
@@ -248,7 +249,9 @@ export function framedSentence(clause: Clause, clauses: readonly Clause[], finde
   const refers = (t: string) => alone || /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
   if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
   const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
-  return !!next && /\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(next.sentence ?? next.text) && NEXT_FAILED.test((next.sentence ?? next.text).replace(DONE_WORDS, ' '));
+  const said = next?.sentence ?? next?.text ?? '';
+  // (…a sentence that opens on the act itself, "The scale-up to 6 was interrupted", and names nothing else.)
+  return !!next && (/\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(said) || (/^\s*(?:the|this|that|my|our)\s/i.test(said) && !OTHER_OBJECT.test(said))) && NEXT_FAILED.test(said.replace(DONE_WORDS, ' '));
 }
 
 /** The shape of an object's name: its figures as any figures ("thermo-mr-1" → thermo-mr-N), an address as any address. */
