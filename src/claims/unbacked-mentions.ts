@@ -26,23 +26,24 @@ export interface UnbackedMention {
 const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
 /**
  * Words that frame a mention as no account of the effect. Closed classes: the above, modality and plans,
- * offers, attempts, conditions, exclusions, others' doing and reports, looking without acting.
+ * offers, attempts, conditions, exclusions, diagnoses, others' doing and reports (and, below, looking).
  */
 const FRAMES = [
-    FAILED,
-    // Modality, plans, offers, attempts, conditions. ("will have … by now" and "once" before a past verb are accounts.)
-    String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready|about to|supposed to|meant to|(?:was|were) to|due to be|prepared|draft(?:ed)?|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|(?:i|we)\s+(?:\w+\s+)?(?:asked|requested)|(?:my|our|the|a|approval)\s+request|ask(?:ed|ing)? (?:to|whether|if)|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
-    String.raw`\bonce\b(?!\s+(?:\S+\s+){0,3}(?:\w+ed|was|were|had|did|got|came|went|settled)\b)|\bbefore\s+(?:you|it|they|we|i|approval|the\s+(?:\w+\s+){0,2}(?:was|were|is|could|had|did|got|ran|started|finished))\b`,
-    // Exclusions: "every .bak file except db.bak".
-    String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for|all but|but for)\b`,
-    // A diagnosis: what is wrong with the thing, not what became of it ("the bug is in parser.ts").
-    String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak|misconfigured|corrupt(?:ed)?|broken)\b`,
-    // Others' doing and reports; looking without acting.
-    String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per|check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`,
+  FAILED,
+  // Modality, plans, offers, attempts, conditions. ("will have … by now" and "once" before a past verb are accounts.)
+  String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready|about to|supposed to|meant to|(?:was|were) to|due to be|prepared|draft(?:ed)?|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|(?:i|we)\s+(?:\w+\s+)?(?:asked|requested)|(?:my|our|the|a|approval)\s+request|ask(?:ed|ing)? (?:to|whether|if)|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
+  String.raw`\bonce\b(?!\s+(?:\S+\s+){0,3}(?:\w+ed|was|were|had|did|got|came|went|settled)\b)|\bbefore\s+(?:you|it|they|we|i|approval|the\s+(?:\w+\s+){0,2}(?:was|were|is|could|had|did|got|ran|started|finished))\b`,
+  // Exclusions: "every .bak file except db.bak".
+  String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for|all but|but for)\b`,
+  // A diagnosis: what is wrong with the thing, not what became of it ("the bug is in parser.ts").
+  String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak|misconfigured|corrupt(?:ed)?|broken)\b`,
+  // Others' doing, history and reports; the answer itself as the message.
+  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`,
 ];
-export const FRAMED = new RegExp(FRAMES.join('|'), 'i');
-/** For a command, checking and verifying is running it ("Verified with curl that …"). */
-const FRAMED_RUN = new RegExp([...FRAMES.slice(0, -1), String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`].join('|'), 'i');
+/** Looking without acting ("I checked app.log") — for a command, checking is running it ("Verified with curl that …"). */
+const LOOKING = String.raw`\b(?:check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`;
+const FRAMED = new RegExp([...FRAMES, LOOKING].join('|'), 'i');
+const FRAMED_RUN = new RegExp(FRAMES.join('|'), 'i');
 const FAILED_RE = new RegExp(FAILED, 'i');
 /** Negations that tell a completion: "no longer lying around", "not there any more". */
 const DONE_WORDS =
@@ -174,7 +175,7 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-export function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false): boolean {
+function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
   const text = clause.text;
   const at = text.search(finder);
@@ -237,10 +238,11 @@ export function framed(clause: Clause, finder: RegExp, run = false, tool = '', r
 }
 
 /**
- * A frame elsewhere in the sentence covers the mention when that part names no other object of its own
- * ("ap@globex.com — it hasn't gone out"), and so does the next sentence when it starts with a pronoun.
+ * A frame elsewhere in the sentence covers the mention when that part names no other object of its own and
+ * is short or refers back ("ap@globex.com — it hasn't gone out"); so does the next sentence's failure when it
+ * refers back or opens on the act and names nothing else ("The scale-up to 6 was interrupted").
  */
-export function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp): boolean {
+function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp): boolean {
   const at = clauses.indexOf(clause);
   const sentence = clauses.filter((c) => c.sentence === clause.sentence && c !== clause);
   // (…a part that refers back or is a bare verdict: "ap@globex.com — it hasn't gone out", "— rejected".)
