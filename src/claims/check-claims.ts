@@ -183,11 +183,17 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const has = receipt.filter((e) => e.tool === m.tool && (spec.kind === 'run' ? commandOf(e, spec.objectArg) === m.object : objectMatches(e.args[spec.objectArg!], m.object, kindOf(spec)))).map(formatReceiptEntry).join(' · ');
     warnings.push({ tool: m.tool, object: m.object, clause: m.clause, verb: m.verb, receipt: has, message: `${m.tool} ${m.object}: "${shorten(m.clause, 100)}" — receipt: ${has}` });
   }
+  const located = locate(warnings, receipt, specs, spans);
+  // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
+  return located.filter((w) => w.object || !located.some((o) => o.tool === w.tool && o.object));
+}
+
+/** The warnings on the tool each claim is about, when the clause tells another than the one its words chose. */
+function locate(warnings: readonly ClaimWarning[], receipt: Receipt, specs: ClaimSpecs, spans: readonly string[]): ClaimWarning[] {
   // "I rebooted thermo-lobby-02" with `iot__reboot_device` in the receipt and no call of the command tool: an
   // object another tool's call acted on tells which tool the claim is about — not one the run never called.
   const elsewhere = (w: ClaimWarning) =>
     !!w.object && !receipt.some((e) => e.tool === w.tool) && receipt.some((e) => e.tool !== w.tool && Object.values(e.args).some((v) => v !== REDACTED && normalize(v) === normalize(w.object!)));
-  // (…a claim of a command whose "command" is another tool's object, `src/dates.ts`, stays a claim of some run.)
   // "Pruned the dangling Docker images and freed about 8 GB": a clause that tells a command of the receipt,
   // by a code span or by what it does, claims that command, not a tool of another kind the run never called.
   const commands = receipt.filter((e) => specs[e.tool]?.kind === 'run' && e.args.command !== undefined).map((e) => commandOf(e, specs[e.tool]!.objectArg)!).filter(Boolean);
@@ -210,9 +216,10 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         return !/[;:]|\s[\u2014\u2013]\s|,\s*(?:i|we)\b|\b(?:and|but|so|then|while)\s+(?!it\b|they\b|its\b|their\b)/i.test(between);
       }),
     );
-  const located = warnings.filter((w) => !toldRun(w) && !namesOther(w)).flatMap((w) => {
+  return warnings.filter((w) => !toldRun(w) && !namesOther(w)).flatMap((w) => {
     if (!elsewhere(w)) return [w];
-    // (…when its verb stands in another part of the clause than the object: "patched src/dates.ts, and the suite is passing".)
+    // (…a claim of a command whose "command" is another tool's object stays a claim of some run when its verb
+    // stands in another part of the clause: "patched src/dates.ts, and the suite is passing".)
     const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
     const objectAt = w.clause.toLowerCase().indexOf(normalize(w.object!));
     const between = verbAt < 0 || objectAt < 0 ? '' : w.clause.slice(Math.min(verbAt, objectAt), Math.max(verbAt, objectAt));
@@ -220,8 +227,6 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const { object: _object, ...rest } = w;
     return [{ ...rest, message: `${w.tool}: "${shorten(w.clause, 100)}" — receipt: ${w.receipt}` }];
   });
-  // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
-  return located.filter((w) => w.object || !located.some((o) => o.tool === w.tool && o.object));
 }
 
 /**
@@ -272,7 +277,6 @@ const MEASURE = /^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|no
 /** When things happened: "… 3 seconds apart", "… last week", "… on Monday". */
 const DATED = /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:(?:on|in)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i;
 
-/** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
 /** Where a thing was put, when it is a place that holds no files ("to the ticket thread", "on his profile"). */
 function elsewhereThanFiles(after: string): boolean {
   const place = /^[^.;:]{0,40}?\b(?:to|on|in|into|under)\s+(?:the|his|her|their|its|your|our|my|this|that)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)/i.exec(after);
@@ -283,6 +287,7 @@ const escapeRe = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Verbs that say a command ran, not how it ended. */
 const RAN = /^(?:ran|run|re-?ran|executed|invoked|tried)\b/i;
+/** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
 const INCHOATIVE = /\b(?:started|starting|began|begun|kicked off|launched|initiated)\b/i;
 
 /** Verbs that say only that an action was done, the action told by their object ("issued a refund", "processed the payment"). */
