@@ -61,7 +61,8 @@ test('WordNet: a verb no family knows gets the kind its first senses reach throu
   assert.equal(kindOfVerb('kick'), undefined, 'a physical sense maps to no kind');
   const specs = specsWith(invoice);
   const rejected = [entry('issue_invoice', { customerId: 'cust_9921' }, 'rejected')];
-  assert.deepEqual(flagged("Billed cust_9921 for last month's overage.", rejected, specs), [], 'without WordNet: no family knows "billed"');
+  // (Without WordNet no family knows "billed"; the call's object named is still read as a claim of it — round 5.)
+  assert.ok(!checkClaims("Billed cust_9921 for last month's overage.", rejected, specs).some((w) => /bill/i.test(w.verb)), 'without WordNet: no family knows "billed"');
   assert.deepEqual(flagged("Billed cust_9921 for last month's overage.", rejected, withUnknownVerbs("Billed cust_9921 for last month's overage.", specs)), ['issue_invoice cust_9921']);
   const answer = 'Billed the team for the offsite lunch.';
   assert.deepEqual(flagged(answer, [], withUnknownVerbs(answer, specs)), [], 'weak: no object or noun of the tool in the clause');

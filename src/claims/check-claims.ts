@@ -9,12 +9,14 @@ import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
+import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
+import { abstractTheme, causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
 import { splitClauses } from './clauses.ts';
-import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, stemOf, withCommandVerbs } from './command-claims.ts';
+import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
 import { REDACTED } from '../wire/redact.ts';
@@ -31,7 +33,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
   const spans = codeSpans(answer);
-  for (const clause of splitClauses(answer)) {
+  const clauses = splitClauses(answer);
+  for (const clause of clauses) {
     if (clause.question || clause.counterfactual || clause.takenBack) continue;
     const matches = chooseTools(clause.text, headNouns(clause.text, findVerbs(clause.text, matchers)), specs, receipt, spans);
     for (const found of matches) {
@@ -42,6 +45,12 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
       if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
+      // A quotation ("signed 'Sent from my iPhone'"), what a stop came before ("cancelled before the note was
+      // delivered"), a state another's act caused ("is gone now that you restarted it"), another's second verb.
+      if (quoted(clause.text, match.start, match.end) || stoppedBefore(clause.text, match.start) || sharedOtherSubject(clause.text, match.start)) continue;
+      // History dated before the run and told of another ("went out last week"), an act on an idea or a plan.
+      if (datedHistory(clause.text, match.start, match.end) || abstractTheme(clause.text, match.start, match.end)) continue;
+      if (causedByAnother(clause.text, match.start, match.end, match.form === 'phrase' || objectRegions(clause.text, match, matches).passive)) continue;
       // "**Deleted:** nothing", "Sent: none": a label whose value is nothing claims nothing.
       // A label with no value ("**Deleted:** —"), or one its parenthesis qualifies ("Deleted (pending approval): a.log").
       if (/^\s*\**\s*:\s*\**\s*$/.test(clause.text.slice(match.end)) || /^\s*\([^)]*\b(?:pending|awaiting|waiting|rejected|denied|failed|not|planned|proposed|to do|todo|skipped|blocked)\b[^)]*\)/i.test(clause.text.slice(match.end))) continue;
@@ -77,8 +86,10 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // "I started `make build`" (then it was interrupted): a start is claimed, and a call that ran backs it.
       // (…when the sentence tells it did not finish: "but the run stopped before it finished".)
       const started =
-        (INCHOATIVE.test(match.text) || INCHOATIVE.test(clause.text.slice(Math.max(0, match.start - 20), match.start))) &&
-        /\b(?:stopped|interrupted|cut short|did(?:n't| not) finish|before it finished|never finished|failed|crashed|still running|timed out)\b/i.test(clause.sentence ?? '');
+        ((INCHOATIVE.test(match.text) || INCHOATIVE.test(clause.text.slice(Math.max(0, match.start - 20), match.start))) &&
+          /\b(?:stopped|interrupted|cut short|did(?:n't| not) finish|before it finished|never finished|failed|crashed|still running|timed out)\b/i.test(clause.sentence ?? '')) ||
+        // "I ran `npm test`: it failed with 3 failing tests": that it ran is true of a call that failed, told so.
+        (spec.kind === 'run' && RAN.test(match.text) && failureTold(clause.sentence ?? clause.text) && !/\b(?:pass(?:es|ed)?|green|clean|succeeded|fine|ok)\b/i.test(clause.sentence ?? ''));
       const backing = (progressive(clause.text, match) ? receipt.map((e) => (e.outcome === 'pending' ? { ...e, outcome: 'done' as const } : e)) : receipt).map((e) =>
         repeatsDone(e, receipt) || (started && (e.outcome === 'interrupted' || e.outcome === 'failed' || e.outcome === 'pending')) ? { ...e, outcome: 'done' as const } : e,
       );
@@ -119,6 +130,11 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         // tool, when the run never called it but called others, is another sense of the words, not a claim of
         // this tool. (An account in the active voice, "notified the team", still claims it.)
         if ((match.form === 'phrase' || objectRegions(clause.text, match, matches).passive) && !receipt.some((e) => e.tool === match.tool) && receipt.length && !subjectOfTool(claimRegion(clause.text, match, matches), spec, match.tool, receipt)) continue;
+        // "added a note to his profile", "saved it on the ticket": a place that is no file, for a tool of files
+        // the run never called, is another sense of the words.
+        if (kindOf(spec) === 'path' && !receipt.some((e) => e.tool === match.tool) && elsewhereThanFiles(clause.text.slice(match.start))) continue;
+        // "I drafted the follow-up" when the run sent (or tried to send) and wrote nothing: the draft is the message.
+        if (spec.kind === 'write' && /^draft/i.test(match.text) && !receipt.some((e) => e.tool === match.tool) && receipt.some((e) => specs[e.tool]?.kind === 'send')) continue;
         if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }
@@ -158,8 +174,59 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       }
     }
   }
+  // The object of a call that did not succeed, named and not framed as a failure, plan or the like: a claim of it.
+  for (const m of [...unbackedMentions(clauses, receipt, specs, spans), ...siblingMentions(clauses, receipt, specs)]) {
+    const key = `${m.tool}\u0000${normalize(m.object)}`;
+    if (seen.has(key) || warnings.some((w) => w.tool === m.tool && w.object && sameObject(w.object, m.object))) continue;
+    seen.add(key);
+    const spec = specs[m.tool]!;
+    const has = receipt.filter((e) => e.tool === m.tool && (spec.kind === 'run' ? commandOf(e, spec.objectArg) === m.object : objectMatches(e.args[spec.objectArg!], m.object, kindOf(spec)))).map(formatReceiptEntry).join(' · ');
+    warnings.push({ tool: m.tool, object: m.object, clause: m.clause, verb: m.verb, receipt: has, message: `${m.tool} ${m.object}: "${shorten(m.clause, 100)}" — receipt: ${has}` });
+  }
+  const located = locate(warnings, receipt, specs, spans);
   // "Freed 2 MB. Deleted access.log.": the warning that names the object says it all.
-  return warnings.filter((w) => w.object || !warnings.some((o) => o.tool === w.tool && o.object));
+  return located.filter((w) => w.object || !located.some((o) => o.tool === w.tool && o.object));
+}
+
+/** The warnings on the tool each claim is about, when the clause tells another than the one its words chose. */
+function locate(warnings: readonly ClaimWarning[], receipt: Receipt, specs: ClaimSpecs, spans: readonly string[]): ClaimWarning[] {
+  // "I rebooted thermo-lobby-02" with `iot__reboot_device` in the receipt and no call of the command tool: an
+  // object another tool's call acted on tells which tool the claim is about — not one the run never called.
+  const elsewhere = (w: ClaimWarning) =>
+    !!w.object && !receipt.some((e) => e.tool === w.tool) && receipt.some((e) => e.tool !== w.tool && Object.values(e.args).some((v) => v !== REDACTED && normalize(v) === normalize(w.object!)));
+  // "Pruned the dangling Docker images and freed about 8 GB": a clause that tells a command of the receipt,
+  // by a code span or by what it does, claims that command, not a tool of another kind the run never called.
+  const commands = receipt.filter((e) => specs[e.tool]?.kind === 'run' && e.args.command !== undefined).map((e) => commandOf(e, specs[e.tool]!.objectArg)!).filter(Boolean);
+  const toldRun = (w: ClaimWarning) =>
+    !w.object && specs[w.tool]?.kind !== 'run' && !receipt.some((e) => e.tool === w.tool) && commands.some((c) => spans.some((s) => spanNames(s, c) && w.clause.includes(s)) || toldCommand(w.clause, c));
+  // "I rebooted `thermo-lobby-02` and it came back online" (an IoT call): a claim that names nothing of a tool
+  // the run never called, in a clause that names another call's object, is about that call.
+  const namesOther = (w: ClaimWarning) =>
+    !w.object &&
+    !receipt.some((e) => e.tool === w.tool) &&
+    receipt.some((e) =>
+      e.tool !== w.tool &&
+      Object.values(e.args).some((v) => {
+        if (v === REDACTED || v.length < 3 || !/[\d./@#_-]/.test(v)) return false;
+        const at = w.clause.search(new RegExp(`(?<![\\w.-])${escapeRe(v)}(?![\\w-])`, 'i'));
+        const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
+        if (at < 0 || verbAt < 0) return false;
+        // (…in the verb's own part, or one that goes on of it: "… and it came back online".)
+        const between = w.clause.slice(Math.min(at, verbAt), Math.max(at, verbAt));
+        return !/[;:]|\s[\u2014\u2013]\s|,\s*(?:i|we)\b|\b(?:and|but|so|then|while)\s+(?!it\b|they\b|its\b|their\b)/i.test(between);
+      }),
+    );
+  return warnings.filter((w) => !toldRun(w) && !namesOther(w)).flatMap((w) => {
+    if (!elsewhere(w)) return [w];
+    // (…a claim of a command whose "command" is another tool's object stays a claim of some run when its verb
+    // stands in another part of the clause: "patched src/dates.ts, and the suite is passing".)
+    const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
+    const objectAt = w.clause.toLowerCase().indexOf(normalize(w.object!));
+    const between = verbAt < 0 || objectAt < 0 ? '' : w.clause.slice(Math.min(verbAt, objectAt), Math.max(verbAt, objectAt));
+    if (specs[w.tool]?.kind !== 'run' || !/,\s*(?:and|but|so|then)\b|;|\s[\u2014\u2013]\s/i.test(between)) return [];
+    const { object: _object, ...rest } = w;
+    return [{ ...rest, message: `${w.tool}: "${shorten(w.clause, 100)}" — receipt: ${w.receipt}` }];
+  });
 }
 
 /**
@@ -210,6 +277,16 @@ const MEASURE = /^\s+(?:(?:back\s+)?to|by|from|below|under)\s+(?:zero|nothing|no
 /** When things happened: "… 3 seconds apart", "… last week", "… on Monday". */
 const DATED = /^\s+(?:\d+\s+(?:seconds?|minutes?|hours?|days?|weeks?)\s+(?:apart|ago|later|earlier)|between\s+\d|(?:last|this)\s+(?:week|month|night|year)|yesterday|earlier today|(?:(?:on|in)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)/i;
 
+/** Where a thing was put, when it is a place that holds no files ("to the ticket thread", "on his profile"). */
+function elsewhereThanFiles(after: string): boolean {
+  const place = /^[^.;:]{0,40}?\b(?:to|on|in|into|under)\s+(?:the|his|her|their|its|your|our|my|this|that)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)/i.exec(after);
+  return !!place && !/\b(?:files?|folders?|dir(?:ectory|ectories)?|disk|workspace|repo(?:sitory)?|docs?|documents?|notes?|readme|wiki|pages?|drive|bucket|logs?|config|notebook|vault|project|sheet|spreadsheet|archive|backups?)\b/i.test(place[1]!) && !/[\w-]+\.[a-z]{1,5}\b|\//.test(place[1]!);
+}
+
+const escapeRe = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Verbs that say a command ran, not how it ended. */
+const RAN = /^(?:ran|run|re-?ran|executed|invoked|tried)\b/i;
 /** Verbs that tell a start ("started", "kicked off", "began"): any call that ran backs them, whatever its end. */
 const INCHOATIVE = /\b(?:started|starting|began|begun|kicked off|launched|initiated)\b/i;
 
@@ -544,7 +621,8 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[], afte
   if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
   // (…and what names a whole: "the whole team", "the entire batch", "the rest of the files", "the remaining ones".)
   if (/\b(?:all|every|each|everyone|everybody|everything|both|whole|entire|entirety|remaining)\b|\bthe rest\b/i.test(text)) {
-    const n = /\b(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)\b/i.exec(text)?.[1];
+    // (A figure inside a name is no count: "tickets/881.md", "INC-42".)
+    const n = /(?<![\w./#-])(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)(?![\w./-]*\w)/i.exec(text)?.[1];
     const count = n ? (NUMBERS[n.toLowerCase()] ?? Number(n)) : /\bboth\b/i.test(text) ? 2 : 0;
     return undone || done < count;
   }

@@ -27,7 +27,7 @@ export function splitClauses(answer: string): Clause[] {
   const text = nameLines(
     joinNameLists(
       checklists(
-        checkMarks(tableRows(notTheAnswers(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"'))))
+        checkMarks(tableRows(loneMarks(notTheAnswers(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"')))))
           // Marks that decorate a line (✅, ✔, 🗑): the words say what they mean.
           .replace(/[\u2705\u2714\u2713\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
           .replace(/\*\*|__|`/g, ''),
@@ -96,7 +96,12 @@ function appositions(sentence: string): string {
 const QUESTION_START = /^(?:and\s+|or\s+|so\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|have|has|want|what|which|who|why|how|where|when|any|anything|or)\b/i;
 
 /** The next clause says the claimed thing failed or did not happen: "but it failed", "but the approval was declined". */
-const TAKEN_BACK = /^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
+const TAKEN_BACK = /^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|[a-z]+ing\s+(?:it|them|that|this)|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
+
+/** A table cell that is only a check mark or a cross says done or failed ("| ORD-881 | ✅ |" under "Refund"). */
+function loneMarks(text: string): string {
+  return text.replace(/(?<=\|)[ \t]*[\u2705\u2714\u2713\u2611]\uFE0F?[ \t]*(?=\|)/gu, ' done ').replace(/(?<=\|)[ \t]*[\u274c\u2717\u2718]\uFE0F?[ \t]*(?=\|)/gu, ' failed ');
+}
 
 /**
  * Asides in parentheses that say something of their own ("I removed a.log (b.log is untouched)", "(the

@@ -111,7 +111,12 @@ const squash = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 export function spanNames(span: string, command: string): boolean {
   const a = squash(span);
   const b = squash(command);
-  return a === b || (a.length >= 3 && (b.startsWith(`${a} `) || a.startsWith(`${b} `)));
+  if (a === b || (a.length >= 3 && (b.startsWith(`${a} `) || a.startsWith(`${b} `)))) return true;
+  // (…without its flags and their numbers: `redis-cli FLUSHDB` ~ `redis-cli -n 3 FLUSHDB`.)
+  const bare = (s: string) => s.replace(/(?:^|\s)-{1,2}[\w-]+(?:[= ]\d+\b)?/g, ' ').replace(/\s+/g, ' ').trim();
+  const x = bare(a);
+  const y = bare(b);
+  return x.length >= 3 && /\s/.test(x) && (x === y || y.startsWith(`${x} `));
 }
 
 /** A code span that reads as a command (not a file name, not a number, not a bare flag). */
@@ -154,7 +159,14 @@ export interface CommandVerdict {
  */
 export function commandVerdicts(region: string, spans: readonly string[], entries: readonly ReceiptEntry[], objectArg: string | undefined, verb: string, tool = ''): CommandVerdict[] {
   const calls = entries.map((e) => ({ entry: e, command: commandOf(e, objectArg) }));
-  const inRegion = spans.filter((s) => looksLikeCommand(s) && region.toLowerCase().includes(s.toLowerCase()));
+  let inRegion = spans.filter((s) => looksLikeCommand(s) && region.toLowerCase().includes(s.toLowerCase()));
+  // Beside a span that names a call, a one-word span the receipt does not run is what the command acted on
+  // ("ran `npm test`: 3 failing in `date-utils.spec.ts`", "including the flaky `test_upload_retry`").
+  const runs = (s: string) => calls.some((c) => c.command !== undefined && spanNames(s, c.command));
+  if (inRegion.some(runs)) inRegion = inRegion.filter((s) => runs(s) || /\s/.test(s.trim()));
+  // A one-word span the receipt does not run is a command only where the clause runs it ("ran `make`", "via
+  // `vacuumdb`"); else it names a thing ("dropped the unused `legacy_id` column").
+  inRegion = inRegion.filter((s) => runs(s) || /\s/.test(s.trim()) || new RegExp(`\\b(?:ran|run|re-?ran|running|executed|executing|invoked|via|using|with|through|by)\\s+(?:the\\s+|a\\s+)?${escapeRe(s.trim())}`, 'i').test(region));
   if (inRegion.length) {
     return inRegion.map((span) => {
       const named = calls.filter((c) => c.command !== undefined && spanNames(span, c.command));

@@ -1,0 +1,311 @@
+/**
+ * The burden inverted for calls that did not succeed: a clause that names the object of a call the receipt
+ * shows rejected, denied, failed, interrupted, pending or not run — its argument value as written, the base
+ * name of its path, the command it ran — is read as a claim of that call unless something frames it as no
+ * account of the effect: a failure, refusal or wait, a negation, a plan, offer or condition, an attempt, a
+ * state that did not change, a question, what someone or something else did or tells. The frames are a
+ * small, closed vocabulary; the words that tell success are not. Pure.
+ */
+import nlp from 'compromise';
+import type { Receipt, ReceiptEntry } from '../wire/receipt.ts';
+import { REDACTED } from '../wire/redact.ts';
+import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
+import { escape } from './claim-verbs.ts';
+import type { Clause } from './clauses.ts';
+import { kindOf, normalize, objectMatches } from './claim-objects.ts';
+import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
+
+export interface UnbackedMention {
+  tool: string;
+  object: string;
+  clause: string;
+  verb: string;
+}
+
+/** Negation, failure, refusal, interruption and waiting: what a relative clause after the mention may tell of it ("ana@x, which bounced"). */
+const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
+/**
+ * Words that frame a mention as no account of the effect. Closed classes: the above, modality and plans,
+ * offers, attempts, conditions, exclusions, diagnoses, others' doing and reports (and, below, looking).
+ */
+const FRAMES = [
+  FAILED,
+  // Modality, plans, offers, attempts, conditions. ("will have … by now" and "once" before a past verb are accounts.)
+  String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready|about to|supposed to|meant to|(?:was|were) to|due to be|prepared|draft(?:ed)?|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|(?:i|we)\s+(?:\w+\s+)?(?:asked|requested)|(?:my|our|the|a|approval)\s+request|ask(?:ed|ing)? (?:to|whether|if)|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
+  String.raw`\bonce\b(?!\s+(?:\S+\s+){0,3}(?:\w+ed|was|were|had|did|got|came|went|settled)\b)|\bbefore\s+(?:you|it|they|we|i|approval|the\s+(?:\w+\s+){0,2}(?:was|were|is|could|had|did|got|ran|started|finished))\b`,
+  // Exclusions: "every .bak file except db.bak".
+  String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for|all but|but for)\b`,
+  // A diagnosis: what is wrong with the thing, not what became of it ("the bug is in parser.ts").
+  String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak|misconfigured|corrupt(?:ed)?|broken)\b`,
+  // Others' doing, history and reports; the answer itself as the message.
+  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`,
+];
+/** Looking without acting ("I checked app.log") — for a command, checking is running it ("Verified with curl that …"). */
+const LOOKING = String.raw`\b(?:check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`;
+const FRAMED = new RegExp([...FRAMES, LOOKING].join('|'), 'i');
+const FRAMED_RUN = new RegExp(FRAMES.join('|'), 'i');
+const FAILED_RE = new RegExp(FAILED, 'i');
+/** Negations that tell a completion: "no longer lying around", "not there any more". */
+const DONE_WORDS =
+  /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a hitch|any (?:errors?|problems?|issues?)|errors?|problems?|issues?)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b/gi;
+/** What the next sentence may tell of the thing it refers to: a failure, a refusal, a wait (not "still", advice). */
+const NEXT_FAILED = /\b(?:not|never|no|nothing|fail(?:s|ed|ure)?|error(?:s|ed)?|bounced|rejected|denied|declined|refused|blocked|cancell?ed|interrupted|aborted|stopped|timed out|crashed|pending|waiting|awaiting|approval|queued|untouched|unchanged|skipped)\b|n't\b/i;
+/** Something that names an object of its own: a file name, an address, a code span. */
+const OTHER_OBJECT = /[\w-]+\.[a-z]{1,5}\b|@|`/i;
+/** A label that names a task, not its outcome: "Task:", "Next steps:", "Goal for today —". */
+const TASK = /^\W*(?:tasks?|goals?|next(?: steps?)?|to-?dos?|to do|requests?|asks?|steps?|objectives?|instructions?)\b/i;
+/** Boundaries of a part with a subject and verb of its own (not a comma: "ana@x, bob@y and carl@z"). */
+const SEGMENT = /\s*[:;]\s+|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:and|but|so|then|which|who|while|because|since|as|though|although)\b)|\s+(?=(?:and then|and (?:i|we|the|it|they)|but|so|because|since|while|although|though|whereas)\b)/gi;
+/** Where a message's content begins ("asking whether she can cover Friday", "saying the launch slipped"). */
+const CONTENT = /\b(?:asking|saying|telling (?:him|her|them)|explaining|to (?:say|ask|tell|let \w+ know)|letting \w+ know|that|about|regarding|re:|with the (?:news|update))\b/i;
+/** A description of the thing, not of what became of it: "The largest file is access.log (2.1 MB)". */
+const DESCRIBED = /\b(?:is|are|was|were)\s+(?:the|a|an|about|around|over|under|only|just|one|our|its|their|\d[\d.,]*\s*(?:[kmgt]i?b|bytes|lines|rows|%))\b/i;
+
+const finders = new Map<string, RegExp | null>();
+/** Where the text names `value` (a path also by its base name when that has an extension, a command in full). */
+function finderOf(value: string, kind: 'path' | 'recipient' | 'name' | 'command'): RegExp | null {
+  const key = `${kind}\u0000${value}`;
+  let finder = finders.get(key);
+  if (finder === undefined) {
+    const v = kind === 'command' ? value.trim().replace(/\s+/g, ' ') : normalize(value);
+    const forms = [v];
+    if (kind === 'path') {
+      const base = v.split('/').pop() ?? '';
+      if (base !== v && /\.\w{1,6}$/.test(base) && base.length >= 5) forms.push(base);
+    }
+    finder =
+      v.length >= 3 && (kind !== 'name' || /\d|[-_/.@#:]/.test(v))
+        ? new RegExp(`(?<![\\w@./#-])#?(?:${forms.map((f) => escape(f).replace(/ /g, '\\s+')).join('|')})(?![\\w@-]|\\.\\w|/\\w)`, 'i')
+        : null;
+    if (finders.size > 1000) finders.clear();
+    finders.set(key, finder);
+  }
+  return finder;
+}
+
+const builtins = new Set(Object.keys(BUILTIN_CLAIM_SPECS));
+/** Arguments that say how, when, how much or to what state, not what the call acts on. */
+const NOT_NAMES = /^(?:amount\w*|text|body|content|message|reason|note|description|subject|title|start|end|time|date|until|minutes|hours|duration|count|replicas|value|quantity|delta|enabled|dry_?run|force|method|type|mode|namespace|status|state|stage|role|permission|access|level|priority|label|\w*(?:time|date|day|at|cents|count))$/i;
+
+/** Finders for a team tool's call's other arguments that name things: identifiers as written, a person by an address's name. */
+function otherNames(entry: ReceiptEntry, objectArg: string | undefined): RegExp[] {
+  const out: RegExp[] = [];
+  for (const [arg, v] of Object.entries(entry.args)) {
+    if (arg === objectArg || v === REDACTED || NOT_NAMES.test(arg)) continue;
+    const person = /^([a-z]{3,})@[\w.-]+\.\w+$/i.exec(v.trim());
+    if (person) out.push(new RegExp(`\\b${person[1]![0]!.toUpperCase()}${escape(person[1]!.slice(1).toLowerCase())}\\b`));
+    else if (/\d|[-_/.@#:]/.test(v) && v.length >= 4 && v.length <= 60 && !/\s/.test(v)) {
+      const f = finderOf(v, /@/.test(v) ? 'recipient' : 'name');
+      if (f) out.push(f);
+    }
+  }
+  return out;
+}
+
+/** Not done, and no done call (or a repeat of one) stands for it. */
+function unbacked(entry: ReceiptEntry, receipt: Receipt, same: (e: ReceiptEntry) => boolean): boolean {
+  if (entry.outcome === 'done' || entry.outcome === 'deduplicated') return false;
+  return !receipt.some((e) => e.tool === entry.tool && same(e) && (e.outcome === 'done' || (e.outcome === 'deduplicated' && !/\bsame as\b/.test(e.detail ?? ''))));
+}
+
+/**
+ * The mentions of unbacked calls' objects that nothing frames, one per call; `clauses` as `splitClauses`
+ * gives them, `spans` the answer's code spans (a command is named by one).
+ */
+export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, specs: ClaimSpecs, spans: readonly string[]): UnbackedMention[] {
+  const out: UnbackedMention[] = [];
+  for (const entry of receipt) {
+    const spec = specs[entry.tool];
+    if (!spec || entry.outcome === 'done' || entry.outcome === 'deduplicated') continue;
+    const run = spec.kind === 'run';
+    const value = run ? commandOf(entry, spec.objectArg) : spec.objectArg ? entry.args[spec.objectArg] : undefined;
+    if (!value || value === REDACTED) continue;
+    // (A run tool's value with words in it, a command or a statement, is told as a command.)
+    const commandLike = run && (entry.args.command !== undefined || /\S\s+\S/.test(value.trim()));
+    const kind = run ? (commandLike ? 'command' : 'name') : kindOf(spec);
+    const same = (e: ReceiptEntry) => (run ? commandOf(e, spec.objectArg) === value : objectMatches(e.args[spec.objectArg!], value, kindOf(spec)) && normalize(e.args[spec.objectArg!] ?? '') === normalize(value));
+    if (!unbacked(entry, receipt, same)) continue;
+    // (A command as a code span names it, or as prose that tells what it does: "took a fresh dump of the
+    // orders database" for `pg_dump orders > orders.sql`; a run tool's other value, "2024-06-C", as written.)
+    const named = !commandLike || spans.some((s) => spanNames(s, value));
+    // (A team tool's call is also named by its other arguments that name things, "acme/api" for a grant,
+    // and a person by the name an address starts with: "Maya" for maya@agency.com.)
+    const others = builtins.has(entry.tool) || run ? [] : otherNames(entry, spec.objectArg);
+    const finders = named ? [finderOf(value, kind), ...others].filter((f): f is RegExp => !!f) : [];
+    if (named && !finders.length) continue;
+    const mentions = clauses.flatMap((c) => {
+      if (named) {
+        const finder = finders.find((f) => f.test(c.text));
+        return finder ? [{ c, finder }] : [];
+      }
+      const told = toldCommand(c.text, value);
+      return told ? [{ c, finder: told }] : [];
+    });
+    if (!mentions.length) continue;
+    // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient') || framedSentence(c, clauses, finder))) continue;
+    const { c, finder: at } = mentions[0]!;
+    out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
+  }
+  return out;
+}
+
+/**
+ * A command told in prose: two words of the clause that share a stem with what the command does (its
+ * program, subcommand, targets and the action of a well-known program) — a finder for the first of them.
+ */
+export function toldCommand(text: string, command: string): RegExp | null {
+  // (The command itself, written out, is no prose about it: "UPDATE orders SET status = 'x'".)
+  const rest = text.toLowerCase().split(command.trim().toLowerCase()).join(' ');
+  if (rest.length < text.length && (rest.match(/[a-z]{3,}/g) ?? []).length < 3) return null;
+  const ours = commandStems(command);
+  const shared = new Set<string>();
+  const words: string[] = [];
+  for (const w of text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []) {
+    const stems = [...clauseStems(w)];
+    const hit = stems.find((s) => ours.has(s) || (s.length >= 5 && [...ours].some((o) => o.length >= 4 && (s.startsWith(o) || o.startsWith(s)))));
+    if (!hit || shared.has(hit)) continue;
+    shared.add(hit);
+    words.push(w);
+  }
+  return shared.size >= 2 ? new RegExp(`\\b${escape(words[0]!)}\\b`, 'i') : null;
+}
+
+/**
+ * The part of the clause that tells of the mention frames it: its own segment up to where a message's
+ * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
+ */
+function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false): boolean {
+  const frames = run ? FRAMED_RUN : FRAMED;
+  const text = clause.text;
+  const at = text.search(finder);
+  if (/^\s*(?:if|unless|once you|when you|in case|should|whether)\b/i.test(text)) return true;
+  // The clause's parts, each with the boundary before it.
+  const parts: { text: string; start: number; boundary: string }[] = [];
+  let last = 0;
+  let boundary = '';
+  for (const m of text.matchAll(SEGMENT)) {
+    parts.push({ text: text.slice(last, m.index), start: last, boundary });
+    last = m.index + m[0].length;
+    boundary = m[0];
+  }
+  parts.push({ text: text.slice(last), start: last, boundary });
+  const i = parts.findIndex((p, k) => k === parts.length - 1 || parts[k + 1]!.start > at);
+  const own = parts[i]!;
+  let segment = own.text;
+  const content = CONTENT.exec(segment.slice(Math.max(0, at - own.start)));
+  if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
+  // ("when you pinged me", "by the time you read this": a time told by the reader's doing frames nothing.)
+  // ("should already have it", "will have landed by now": an expectation of what is done is an account of it.)
+  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
+  // "All but c.tmp are deleted", "every file except app.log": left out of what the clause tells.
+  if (/\b(?:all|every\w*|each)\s+(?:\w+\s+)?but\s+$|\b(?:except|excluding|other than|apart from|aside from|save for|but not)\s+(?:for\s+)?(?:the\s+)?$/i.test(text.slice(0, at))) return true;
+  if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || /\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?![a-z]+ing\b)[a-z]/i.test(bare)) return true;
+  // "a reply from carol@…": a receiver named as the source is another's sending.
+  if (recipient && /\bfrom\s+X\b/.test(bare)) return true;
+  // "carol@… received the agenda from Dana": what someone else sent.
+  if (/\b(?:received|got|heard|gotten)\b.*\bfrom\s+(?!(?:me|us|our|my|this|the agent|the assistant)\b)(?:[A-Z][a-z]+|the\s+\w+|his|her|their)/.test(bare)) return true;
+  // "I commented on PROJ-7", "looked into cam-02": another act on it, by a verb that is none of the tool's name.
+  const act = /\b([a-z]{3,}ed)\s+(?:on|about|regarding|against|into|over)\s+(?:the\s+)?X\b/i.exec(bare);
+  if (act && !tool.split(/[^a-z]+/i).some((w) => w.length >= 3 && stemOf(w) === stemOf(act[1]!))) return true;
+  // "Next: delete app.log", "remove app.log": a task told in the imperative, unless the clause says it done.
+  // (…a verb right before what it acts on, and no verb of being after: "Mail to legal@… is out the door" is none.)
+  const head = /^\s*([a-z]{3,})\s+(?:(?:up|out|off|away|over)\s+)?(?:(?:the|a|an|all|both|old|stale)\s+)?(?:[a-z-]+\s+)?X\b/i.exec(bare)?.[1];
+  if (head && !/\b(?:is|are|was|were|has|have|had|been)\b/i.test(bare) && !/\b(?:done|completed?|finished|ok)\b/i.test(text) && nlp(head).has('#Infinitive') && !nlp(head).has('#PastTense') && !/^(?:has|have|had|got|gets|let|put|set|cut|shut|hit|now|also|just|then|both|all|each)$/i.test(head)) return true;
+  // "#eng has been quiet today": a quality of the thing, an adjective that is no participle and no state an effect leaves.
+  const quality = /^\s*(?:the\s+)?X\s+(?:is|are|was|were|has been|have been|had been|seems?|looks?)\s+(?:\w+ly\s+)?([a-z]{3,})\b/i.exec(bare);
+  if (quality && !/(?:ed|en|wn)$/i.test(quality[1]!) && !/^(?:done|gone|live|out|up|off|sorted|handled|complete|through|over|in|on|back|now|all|safe|clean|empty|ready|set|fine|good|ok|okay|away|yours|ours|theirs)$/i.test(quality[1]!) && nlp(quality[1]!).has('#Adjective')) return true;
+  // "PROJ-7 described the same crash": what the thing itself tells or holds, a verb of saying with an object of its own.
+  if (/^\s*(?:the\s+)?X\s+(?:asked|asks|requested|requests|wants|wanted|complained|called in|wrote in|reached out)\b/i.test(bare)) return true;
+  if (/^\s*(?:the\s+)?X\s+(?:described|describes|mentioned|mentions|said|says|wrote|writes|reported|reports|noted|notes|explained|explains|asked|asks|showed|shows|lists|listed|contains|contained|holds|held|references|referenced)\s+(?:the|a|an|its|their|this|that|some|\d)\b/i.test(bare)) return true;
+  // "| debug.log | 4.2 MB |": nothing said of it but figures.
+  if (/\d\s*(?:[kmgt]i?b|bytes?|lines?|rows?|%)\b/i.test(bare) && !bare.replace(/\bX\b/, ' ').replace(/[\d.,:%()|/~+-]+|\b(?:[kmgt]i?b|bytes?|lines?|rows?|items?|files?)\b/gi, ' ').trim()) return true;
+  // "The largest file is access.log (2.1 MB)", "errors.log is 2 MB": a description, not a fate.
+  if ((DESCRIBED.test(bare) || /^\s*(?:the|a|an|its|their|your|my)\s+(?:\w+\s+){0,2}(?:is|was|are|were)\s+X\b/i.test(bare)) && !/\b\w{3,}(?:ed|en)\b/i.test(bare)) return true;
+  // A label over it ("Queued for your approval: one to ari@…", "The plan: delete debug.log").
+  if (i > 0 && /:/.test(own.boundary) && (FRAMED.test(parts[i - 1]!.text.replace(DONE_WORDS, ' ')) || TASK.test(parts[i - 1]!.text)) && !OTHER_OBJECT.test(parts[i - 1]!.text)) return true;
+  // What the rest of the clause tells of it: "debug.log: deletion failed", "ana@x, which bounced", "CHANGELOG.md
+  // is generated by CI, so the policy refused my write" — up to a part that names another object.
+  for (const [k, p] of parts.slice(i + 1).entries()) {
+    // (…a verdict right after it as a label's value counts whatever it names, "npm test: 2 failures in
+    // a.spec.ts", when it opens with it: what follows a colon may be the message's content.)
+    const label = k === 0 && /:/.test(p.boundary);
+    if (OTHER_OBJECT.test(p.text) && !label) break;
+    const told = p.text.replace(DONE_WORDS, ' ');
+    if (label ? FAILED_RE.test(told.split(/\s+/).slice(0, 5).join(' ')) : FAILED_RE.test(told)) return true;
+  }
+  return false;
+}
+
+/**
+ * A frame elsewhere in the sentence covers the mention when that part names no other object of its own and
+ * is short or refers back ("ap@globex.com — it hasn't gone out"); so does the next sentence's failure when it
+ * refers back or opens on the act and names nothing else ("The scale-up to 6 was interrupted").
+ */
+function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp): boolean {
+  const at = clauses.indexOf(clause);
+  const sentence = clauses.filter((c) => c.sentence === clause.sentence && c !== clause);
+  // (…a part that refers back or is a bare verdict: "ap@globex.com — it hasn't gone out", "— rejected".)
+  // (…and any part, when the mention's clause is the name alone: "- ana@x.io — the summary email is waiting …".)
+  const alone = clause.text.replace(finder, ' ').replace(/[^a-z]+/gi, ' ').trim().split(/\s+/).filter(Boolean).length < 2;
+  const refers = (t: string) => alone || /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
+  if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
+  const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
+  const said = next?.sentence ?? next?.text ?? '';
+  // (…a sentence that opens on the act itself, "The scale-up to 6 was interrupted", and names nothing else.)
+  return !!next && (/\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(said) || (/^\s*(?:the|this|that|my|our)\s/i.test(said) && !OTHER_OBJECT.test(said))) && NEXT_FAILED.test(said.replace(DONE_WORDS, ' '));
+}
+
+/** The shape of an object's name: its figures as any figures ("thermo-mr-1" → thermo-mr-N), an address as any address. */
+function shapeOf(value: string, kind: 'path' | 'recipient' | 'name'): RegExp | null {
+  const v = value.trim();
+  if (kind === 'recipient' && /^[^\s@]+@[^\s@]+\.\w+$/.test(v)) return /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)/gi;
+  // (…a name with letters of its own beside its figures: "SKU-12", not "7781".)
+  if (!/\d/.test(v) || v.replace(/\d+/g, '').replace(/[^a-z]/gi, '').length < 2 || v.length < 4 || /\s/.test(v)) return null;
+  return new RegExp(`(?<![\\w./-])${escape(v).replace(/\d+/g, '\\d+')}(?![\\w-]|\\.\\w)`, 'gi');
+}
+
+/**
+ * Objects named beside a call's object, of the same shape, that no call of the tool acted on: "dev-a@…,
+ * dev-b@… and dev-c@… all got the notice" (no call for dev-b), "thermo-mr-1, thermo-mr-2 and thermo-mr-3
+ * are set to 21 °C" — the clause tells them all done as one; unless a frame covers the one it adds.
+ */
+export function siblingMentions(clauses: readonly Clause[], receipt: Receipt, specs: ClaimSpecs): UnbackedMention[] {
+  const out: UnbackedMention[] = [];
+  const tools = [...new Set(receipt.map((e) => e.tool))];
+  for (const tool of tools) {
+    const spec = specs[tool];
+    if (!spec?.objectArg || spec.kind === 'run') continue;
+    const kind = kindOf(spec);
+    const values = receipt.filter((e) => e.tool === tool).map((e) => e.args[spec.objectArg!]).filter((v): v is string => !!v && v !== REDACTED);
+    const shapes = new Map<string, RegExp>();
+    for (const v of values) {
+      const shape = shapeOf(v, kind);
+      if (shape) shapes.set(shape.source, shape);
+    }
+    for (const clause of clauses) {
+      if (clause.question || clause.counterfactual || clause.takenBack) continue;
+      const named = values.filter((v) => finderOf(v, kind === 'recipient' ? 'recipient' : kind)?.test(clause.text));
+      if (!named.length) continue;
+      for (const shape of shapes.values()) {
+        for (const m of clause.text.matchAll(shape)) {
+          const other = m[0];
+          if (values.some((v) => objectMatches(v, other, kind)) || out.some((o) => o.tool === tool && normalize(o.object) === normalize(other))) continue;
+          // (…in the same part of the clause as a call's object, and nothing frames it.)
+          const finder = new RegExp(`(?<![\\w@./-])${escape(other)}(?![\\w@-])`, 'i');
+          if (framed(clause, finder) || framedSentence(clause, clauses, finder)) continue;
+          if (!named.some((v) => samePart(clause.text, clause.text.search(finder), clause.text.search(finderOf(v, kind === 'recipient' ? 'recipient' : kind)!)))) continue;
+          out.push({ tool, object: other, clause: clause.text, verb: other });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** No boundary of a part with its own subject and verb between the two places. */
+function samePart(text: string, a: number, b: number): boolean {
+  if (a < 0 || b < 0) return false;
+  const between = text.slice(Math.min(a, b), Math.max(a, b));
+  return !/[;:]|\s[\u2014\u2013]\s|,\s*(?:i|we|but|so|then|while|which)\b|\b(?:but|so|while|whereas)\b|\band\s+(?:i|we|then)\b/i.test(between);
+}
