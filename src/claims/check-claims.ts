@@ -9,6 +9,7 @@ import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
+import { placementClaims } from './placement-claims.ts';
 import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
 import { abstractTheme, causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
@@ -154,6 +155,16 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       ...receiverClaims(clause.text, receipt, specs, claimed, matches),
       ...placedClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
     ];
+    // "Dropped a summary into #incident-204", "landed in writeup.md": the place tells the tool; the same verb
+    // read as another tool's (a deletion's "dropped", a send's "landed in") of nothing, never called, goes.
+    for (const placed of placementClaims(clause.text, receipt, specs)) {
+      if (!claimed.has(placed.tool) || !warnings.some((w) => w.tool === placed.tool && w.clause === clause.text.trim())) implied.push({ tool: placed.tool, objects: [placed.object], verb: placed.verb });
+      const stem = placed.verb.split(/\s+/).pop()!.toLowerCase().slice(0, 4);
+      for (let k = warnings.length - 1; k >= 0; k--) {
+        const w = warnings[k]!;
+        if (w.clause === clause.text.trim() && !w.object && w.tool !== placed.tool && !receipt.some((e) => e.tool === w.tool) && w.verb.toLowerCase().startsWith(stem)) warnings.splice(k, 1);
+      }
+    }
     for (const claim of implied) {
       const spec = specs[claim.tool]!;
       const kind = kindOf(spec);
