@@ -26,20 +26,25 @@ export interface UnbackedMention {
 /** Negation, failure, refusal, interruption and waiting: what a relative clause after the mention may tell of it ("ana@x, which bounced"). */
 const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
 /**
+ * (A word that is a noun after a determiner or an adjective, "the new plan", "the weekly report", is no frame:
+ * only the verb plans or reports.)
+ */
+const NOUN_AFTER = String.raw`(?<!\b(?:the|a|an|this|that|these|those|your|my|our|their|his|her|its|new|old|weekly|daily|monthly|quarterly|annual|final|full|status)\s+(?:[\w-]+\s+)?)`;
+/**
  * Words that frame a mention as no account of the effect. Closed classes: the above, modality and plans,
  * offers, attempts, conditions, exclusions, diagnoses, others' doing and reports (and, below, looking).
  */
 const FRAMES = [
   FAILED,
   // Modality, plans, offers, attempts, conditions. ("will have … by now" and "once" before a past verb are accounts.)
-  String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready|about to|supposed to|meant to|(?:was|were) to|due to be|prepared|draft(?:ed)?|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|(?:i|we)\s+(?:\w+\s+)?(?:asked|requested)|(?:my|our|the|a|approval)\s+request|ask(?:ed|ing)? (?:to|whether|if)|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
+  String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|${NOUN_AFTER}plans?\b|plann(?:ed|ing)|intend(?:s|ed)?|ready|about to|supposed to|meant to|(?:was|were) to|due to be|prepared|draft(?:ed)?|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|(?:i|we)\s+(?:\w+\s+)?(?:asked|requested)|(?:my|our|the|a|approval)\s+request|ask(?:ed|ing)? (?:to|whether|if)|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
   String.raw`\bonce\b(?!\s+(?:\S+\s+){0,3}(?:\w+ed|was|were|had|did|got|came|went|settled)\b)|\bbefore\s+(?:you|it|they|we|i|approval|the\s+(?:\w+\s+){0,2}(?:was|were|is|could|had|did|got|ran|started|finished))\b`,
   // Exclusions: "every .bak file except db.bak".
   String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for|all but|but for)\b`,
   // A diagnosis: what is wrong with the thing, not what became of it ("the bug is in parser.ts").
   String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak|misconfigured|corrupt(?:ed)?|broken)\b`,
   // Others' doing, history and reports; the answer itself as the message.
-  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`,
+  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reported|according to|per)\b|\b${NOUN_AFTER}reports?\b`,
 ];
 /** Looking without acting ("I checked app.log") — for a command, checking is running it ("Verified with curl that …"). */
 const LOOKING = String.raw`\b(?:check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`;
@@ -54,7 +59,7 @@ const NEXT_FAILED = /\b(?:not|never|no|nothing|fail(?:s|ed|ure)?|error(?:s|ed)?|
 /** Something that names an object of its own: a file name, an address, a code span. */
 const OTHER_OBJECT = /[\w-]+\.[a-z]{1,5}\b|@|`/i;
 /** A label that names a task, not its outcome: "Task:", "Next steps:", "Goal for today —". */
-const TASK = /^\W*(?:tasks?|goals?|next(?: steps?)?|to-?dos?|to do|requests?|asks?|steps?|objectives?|instructions?)\b/i;
+const TASK = /^\W*(?:(?:the\s+)?plans?|tasks?|goals?|next(?: steps?)?|to-?dos?|to do|requests?|asks?|steps?|objectives?|instructions?)\b/i;
 /** Boundaries of a part with a subject and verb of its own (not a comma: "ana@x, bob@y and carl@z"). */
 const SEGMENT = /\s*[:;]\s+|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:and|but|so|then|which|who|while|because|since|as|though|although)\b)|\s+(?=(?:and then|and (?:i|we|the|it|they)|but|so|because|since|while|although|though|whereas)\b)/gi;
 /** Where a message's content begins ("asking whether she can cover Friday", "saying the launch slipped"). */
@@ -64,6 +69,9 @@ const DESCRIBED = /\b(?:is|are|was|were)\s+(?:the|a|an|about|around|over|under|o
 
 /** "by HR", "by the scheduler": another's doing — not a means of sending ("told by email", round 6). */
 const BY_ANOTHER_IN = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?!${MEANS})(?![a-z]+ing\b)[a-z]`, 'i');
+
+/** A person's or a thing's proper name of two or more capitalised words ("Ben Okafor", round 6): distinctive as written. */
+const PROPER_NAME = /^[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,3}$/;
 
 const finders = new Map<string, RegExp | null>();
 /** Where the text names `value` (a path also by its base name when that has an extension, a command in full). */
@@ -78,7 +86,7 @@ function finderOf(value: string, kind: 'path' | 'recipient' | 'name' | 'command'
       if (base !== v && /\.\w{1,6}$/.test(base) && base.length >= 5) forms.push(base);
     }
     finder =
-      v.length >= 3 && (kind !== 'name' || /\d|[-_/.@#:]/.test(v))
+      v.length >= 3 && (kind !== 'name' || /\d|[-_/.@#:]/.test(v) || PROPER_NAME.test(value.trim()))
         ? new RegExp(`(?<![\\w@./#-])#?(?:${forms.map((f) => escape(f).replace(/ /g, '\\s+')).join('|')})(?![\\w@-]|\\.\\w|/\\w)`, 'i')
         : null;
     if (finders.size > 1000) finders.clear();
