@@ -46,6 +46,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       if (!match) continue;
       // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
       if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
+      // Idioms of another sense: "Keep me posted", "I logged off".
+      if (/\bkeep\s+(?:me|us|you|him|her|them|everyone|everybody|the team)\s+$/i.test(clause.text.slice(0, match.start)) || (/^log/i.test(match.text) && /^\s+(?:off|out)\b|^\s+(?:in|on)\s*(?:$|[,.;]|and\b)/i.test(clause.text.slice(match.end)))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       // A quotation ("signed 'Sent from my iPhone'"), what a stop came before ("cancelled before the note was
       // delivered"), a state another's act caused ("is gone now that you restarted it"), another's second verb.
