@@ -114,6 +114,21 @@ function otherNames(entry: ReceiptEntry, objectArg: string | undefined): RegExp[
   return out;
 }
 
+/** Words of waiting: a frame only for a call that is waiting (pending, or not run yet), not one refused or failed. (Not a quoted value: `status = 'pending'`.) */
+const WAITING = /(?<!['"`=]\s?)\b(?:queued|in the queue|queue|pending|waiting|awaiting|in progress|on hold|scheduled for (?:delivery|sending)|on (?:its|their) way)\b(?!['"`])/gi;
+
+/** The text with its words of waiting blanked, except inside what `finder` names. */
+function withoutWaiting(text: string, finder: RegExp): string {
+  const m = finder.exec(text);
+  if (!m) return text.replace(WAITING, ' ');
+  return text.slice(0, m.index).replace(WAITING, ' ') + m[0] + text.slice(m.index + m[0].length).replace(WAITING, ' ');
+}
+
+/** The receipt says the call was refused or failed: it waits for nothing. */
+function refused(entry: ReceiptEntry): boolean {
+  return entry.outcome === 'rejected' || entry.outcome === 'denied' || entry.outcome === 'failed';
+}
+
 /** Not done, and no done call (or a repeat of one) stands for it. */
 function unbacked(entry: ReceiptEntry, receipt: Receipt, same: (e: ReceiptEntry) => boolean): boolean {
   if (entry.outcome === 'done' || entry.outcome === 'deduplicated') return false;
@@ -155,7 +170,7 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     });
     if (!mentions.length) continue;
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
-    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient') || framedSentence(c, clauses, finder))) continue;
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient', refused(entry)) || framedSentence(c, clauses, finder, refused(entry)))) continue;
     const { c, finder: at } = mentions[0]!;
     out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
@@ -187,9 +202,11 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false): boolean {
+function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false, refusedCall = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
-  const text = clause.text;
+  // (A call refused or failed is waiting for nothing: "queued for delivery" is then a claim, not a frame.)
+  // (…outside the mention itself: "UPDATE orders SET status = 'pending'" keeps its words.)
+  const text = refusedCall ? withoutWaiting(clause.text, finder) : clause.text;
   const at = text.search(finder);
   if (/^\s*(?:if|unless|once you|when you|in case|should|whether)\b/i.test(text)) return true;
   // The clause's parts, each with the boundary before it.
@@ -254,18 +271,19 @@ function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipien
  * is short or refers back ("ap@globex.com — it hasn't gone out"); so does the next sentence's failure when it
  * refers back or opens on the act and names nothing else ("The scale-up to 6 was interrupted").
  */
-function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp): boolean {
+function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp, refusedCall = false): boolean {
+  const told = (t: string) => (refusedCall ? withoutWaiting(t, finder) : t);
   const at = clauses.indexOf(clause);
   const sentence = clauses.filter((c) => c.sentence === clause.sentence && c !== clause);
   // (…a part that refers back or is a bare verdict: "ap@globex.com — it hasn't gone out", "— rejected".)
   // (…and any part, when the mention's clause is the name alone: "- ana@x.io — the summary email is waiting …".)
   const alone = clause.text.replace(finder, ' ').replace(/[^a-z]+/gi, ' ').trim().split(/\s+/).filter(Boolean).length < 2;
   const refers = (t: string) => alone || /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
-  if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
+  if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(told(c.text).replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
   const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
   const said = next?.sentence ?? next?.text ?? '';
   // (…a sentence that opens on the act itself, "The scale-up to 6 was interrupted", and names nothing else.)
-  return !!next && (/\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(said) || (/^\s*(?:the|this|that|my|our)\s/i.test(said) && !OTHER_OBJECT.test(said))) && NEXT_FAILED.test(said.replace(DONE_WORDS, ' '));
+  return !!next && (/\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(said) || (/^\s*(?:the|this|that|my|our)\s/i.test(said) && !OTHER_OBJECT.test(said))) && NEXT_FAILED.test(told(said).replace(DONE_WORDS, ' '));
 }
 
 /** The shape of an object's name: its figures as any figures ("thermo-mr-1" → thermo-mr-N), an address as any address. */
