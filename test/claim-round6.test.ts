@@ -86,3 +86,15 @@ test('verbs of looking and idioms of another sense claim nothing', () => {
   assert.deepEqual(flagged("Keep me posted on the vendor's answer.", [], specs), []);
   assert.deepEqual(flagged('Once the note had gone out to sam@opal.dev, I logged off.', [entry('send_message', { to: 'sam@opal.dev', text: 'Note' }, 'not_run')], specs), ['send_message sam@opal.dev']);
 });
+
+test("a tool whose own verb is a call's fate is claimed by it, and 'won't … any more' tells completion", () => {
+  const cancel = { name: 'calendar__cancel_event', description: 'Cancel a calendar event, optionally notifying its attendees.', params: ['eventId', 'notifyAttendees'] };
+  const specs = specsWith(cancel);
+  const event = (outcome: ReceiptEntry['outcome']) => [entry('calendar__cancel_event', { eventId: 'evt_88', notifyAttendees: 'true' }, outcome)];
+  assert.deepEqual(flagged("Tomorrow's 1:1 (`evt_88`) is cancelled — enjoy the free hour.", event('rejected'), specs), ['calendar__cancel_event evt_88']);
+  assert.deepEqual(flagged('evt_88 was not cancelled; the request was rejected.', event('rejected'), specs), []);
+  assert.deepEqual(flagged('Cancelling evt_88 failed: the organiser has locked it.', event('failed'), specs), []);
+  const old = [entry('delete_file', { path: 'old/report-v1.pdf' }, 'not_run')];
+  assert.deepEqual(flagged("Got it deleted — `old/report-v1.pdf` won't confuse anyone any more.", old), ['delete_file old/report-v1.pdf']);
+  assert.deepEqual(flagged("old/report-v1.pdf is still there; I can't delete it any more today, the approval window closed.", old), []);
+});

@@ -53,7 +53,7 @@ const FRAMED_RUN = new RegExp(FRAMES.join('|'), 'i');
 const FAILED_RE = new RegExp(FAILED, 'i');
 /** Negations that tell a completion: "no longer lying around", "not there any more". */
 const DONE_WORDS =
-  /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a (?:hitch|problem|glitch|hiccup)|any (?:errors?|problems?|issues?|trouble|hiccups?|glitches?|fuss|delay)|errors?|problems?|issues?|trouble|incident|fail)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b|\b(?:nothing|none of it)\s+(?:went|has gone|could go)\s+wrong\b|\bno (?:need|reason) to\s+\w+(?:\s+(?:it|them|this|that))?\b|\b(?:don't|do not)\s+bother\s+\w+ing(?:\s+(?:it|them|this|that))?\b/gi;
+  /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\b(?:won't|will not|can't|cannot|doesn't|does not|isn't|is not|aren't)\s+(?:\w+\s+){0,3}any ?(?:more|longer)\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a (?:hitch|problem|glitch|hiccup)|any (?:errors?|problems?|issues?|trouble|hiccups?|glitches?|fuss|delay)|errors?|problems?|issues?|trouble|incident|fail)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b|\b(?:nothing|none of it)\s+(?:went|has gone|could go)\s+wrong\b|\bno (?:need|reason) to\s+\w+(?:\s+(?:it|them|this|that))?\b|\b(?:don't|do not)\s+bother\s+\w+ing(?:\s+(?:it|them|this|that))?\b/gi;
 /** What the next sentence may tell of the thing it refers to: a failure, a refusal, a wait (not "still", advice). */
 const NEXT_FAILED = /\b(?:not|never|no|nothing|fail(?:s|ed|ure)?|error(?:s|ed)?|bounced|rejected|denied|declined|refused|blocked|cancell?ed|interrupted|aborted|stopped|timed out|crashed|pending|waiting|awaiting|approval|queued|untouched|unchanged|skipped)\b|n't\b/i;
 /** Something that names an object of its own: a file name, an address, a code span. */
@@ -127,6 +127,19 @@ function withoutWaiting(text: string, finder: RegExp): string {
 /** The receipt says the call was refused or failed: it waits for nothing. */
 function refused(entry: ReceiptEntry): boolean {
   return entry.outcome === 'rejected' || entry.outcome === 'denied' || entry.outcome === 'failed';
+}
+
+const fates = new Map<string, RegExp | null>();
+/** The forms of a tool's name's verb that the frames would read as a fate (cancel, reject, block, stop, hold, lock…). */
+function ownFate(tool: string): RegExp | null {
+  let fate = fates.get(tool);
+  if (fate === undefined) {
+    const name = (tool.split('__').pop() ?? tool).toLowerCase();
+    const verbs = name.split(/[^a-z]+/).filter((w) => w.length >= 4 && FAILED_RE.test(w.replace(/e$/, 'ed')) && !/^(?:not|never|none|without|still|needs?)$/.test(w));
+    fate = verbs.length ? new RegExp(`\\b(?:${verbs.map((v) => escape(v.replace(/e$/, ''))).join('|')})\\w*`, 'gi') : null;
+    fates.set(tool, fate);
+  }
+  return fate;
 }
 
 /** Not done, and no done call (or a repeat of one) stands for it. */
@@ -226,9 +239,12 @@ function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipien
   if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
   // ("when you pinged me", "by the time you read this": a time told by the reader's doing frames nothing.)
   // ("should already have it", "will have landed by now": an expectation of what is done is an account of it.)
-  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
+  let bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
   // "All but c.tmp are deleted", "every file except app.log": left out of what the clause tells.
   if (/\b(?:all|every\w*|each)\s+(?:\w+\s+)?but\s+$|\b(?:except|excluding|other than|apart from|aside from|save for|but not)\s+(?:for\s+)?(?:the\s+)?$/i.test(text.slice(0, at))) return true;
+  // (A tool whose own verb is a call's fate, `calendar__cancel_event`: "is cancelled" is its effect, no frame.)
+  const fate = ownFate(tool);
+  if (fate) bare = bare.replace(fate, ' ');
   if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || BY_ANOTHER_IN.test(bare)) return true;
   // "a reply from carol@…": a receiver named as the source is another's sending.
   if (recipient && /\bfrom\s+X\b/.test(bare)) return true;
