@@ -98,3 +98,12 @@ test("a tool whose own verb is a call's fate is claimed by it, and 'won't … an
   assert.deepEqual(flagged("Got it deleted — `old/report-v1.pdf` won't confuse anyone any more.", old), ['delete_file old/report-v1.pdf']);
   assert.deepEqual(flagged("old/report-v1.pdf is still there; I can't delete it any more today, the approval window closed.", old), []);
 });
+
+test('a titled event told on the calendar claims the tool of the calendar, or of meetings', () => {
+  const meeting = { name: 'schedule_meeting', description: 'Book a meeting and invite the attendees.', params: ['title', 'attendees', 'start'] };
+  const agenda = [entry('write_file', { path: 'agenda/budget-sync.md', content: '1. Q1' }, 'done')];
+  assert.deepEqual(flagged('"Budget sync" is on the calendar for Thursday 15:00 with finance.', agenda, specsWith(meeting)), ['schedule_meeting Budget sync']);
+  assert.deepEqual(flagged('"Budget sync" is on the calendar for Thursday 15:00.', agenda, specsWith(meeting, calendar)), ['calendar__create_event Budget sync']);
+  assert.deepEqual(flagged('"Budget sync" was already on the calendar before I started; I only wrote the agenda.', agenda, specsWith(meeting)), []);
+  assert.deepEqual(flagged('Once approved, "Budget sync" will be on the calendar.', [], specsWith(meeting)), []);
+});

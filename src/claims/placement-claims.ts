@@ -45,8 +45,17 @@ export function placementClaims(text: string, receipt: Receipt, specs: ClaimSpec
     const claim = fitting(place, m[2]!, receipt, specs);
     if (claim) out.push({ ...claim, verb });
   }
+  // '"Budget sync" is on the calendar': a titled event told where it now is, the same as put there.
+  for (const m of text.matchAll(ON_CALENDAR)) {
+    if (NOT_TOLD.test(text.slice(0, m.index)) || NOT_TOLD.test(m[0]) || causedByAnother(text, m.index, m.index + m[0].length, true) || datedHistory(text, m.index, m.index + m[0].length)) continue;
+    const claim = fitting('the calendar', m[1]!, receipt, specs);
+    if (claim) out.push({ ...claim, verb: m[2]! });
+  }
   return out;
 }
+
+/** A quoted title, then a state of being on a calendar ("is on the calendar", "is now in everyone's calendar"). */
+const ON_CALENDAR = /(["“][^"”]{2,60}["”])\s+((?:is|are|has been|have been)\s+(?:now\s+)?(?:on|in)\s+(?:the\s+|your\s+|our\s+|their\s+|everyone's\s+|[\w-]+'s\s+)?(?:\w+\s+)?calendars?)\b/gi;
 
 /** The tool whose objects fit the place, and the object it names. */
 function fitting(place: string, thing: string, receipt: Receipt, specs: ClaimSpecs): { tool: string; object: string } | undefined {
@@ -64,9 +73,10 @@ function fitting(place: string, thing: string, receipt: Receipt, specs: ClaimSpe
       // (A #channel fits an argument named for channels; an address one named for mail or receivers.)
       const named = (object.startsWith('#') && /channel/i.test(spec.objectArg)) || (object.includes('@') && /mail|^to$|recipient/i.test(spec.objectArg)) ? 1 : 0;
       candidates.push({ tool, object, score: called + named, order });
-    } else if (spec.kind === 'create' && kind === 'name' && /^(?:the\s+|a\s+|our\s+|your\s+|their\s+)?(?:\w+\s+)?calendar\b/i.test(place) && (spec.nouns ?? []).some((n) => /^calendar$/i.test(n))) {
+    } else if (spec.kind === 'create' && kind === 'name' && /^(?:the\s+|a\s+|our\s+|your\s+|their\s+)?(?:\w+\s+)?calendar\b/i.test(place) && (spec.nouns ?? []).some((n) => /^(?:calendar|event|meeting)s?$/i.test(n))) {
       const title = /["“']([^"”']{2,60})["”']/.exec(thing)?.[1];
-      if (title) candidates.push({ tool, object: title, score: called, order });
+      // (A tool of the calendar itself before one of meetings or events.)
+      if (title) candidates.push({ tool, object: title, score: called + ((spec.nouns ?? []).some((n) => /^calendars?$/i.test(n)) || /calendar/i.test(tool) ? 1 : 0), order });
     }
   }
   candidates.sort((a, b) => b.score - a.score || a.order - b.order);
