@@ -9,6 +9,7 @@ import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims, placedClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
+import { placementClaims } from './placement-claims.ts';
 import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
 import { abstractTheme, causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
@@ -19,6 +20,7 @@ import { splitClauses } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
+import { MEANS } from './means.ts';
 import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
@@ -44,6 +46,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       if (!match) continue;
       // "the tests pass" after a failure told, or over part of them ("most of the suite passes"): no claim of a run.
       if (match.weak && !match.borrowed && match.form === 'phrase' && (failureTold(clause.text) || /\b(?:most|some|many|part|half|a few|several)\b(?:\s+of)?|\b\d+\s+(?:of|out of)\b/i.test(clause.text))) continue;
+      // Idioms of another sense: "Keep me posted", "I logged off".
+      if (/\bkeep\s+(?:me|us|you|him|her|them|everyone|everybody|the team)\s+$/i.test(clause.text.slice(0, match.start)) || (/^log/i.test(match.text) && /^\s+(?:off|out)\b|^\s+(?:in|on)\s*(?:$|[,.;]|and\b)/i.test(clause.text.slice(match.end)))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
       // A quotation ("signed 'Sent from my iPhone'"), what a stop came before ("cancelled before the note was
       // delivered"), a state another's act caused ("is gone now that you restarted it"), another's second verb.
@@ -130,6 +134,9 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         // tool, when the run never called it but called others, is another sense of the words, not a claim of
         // this tool. (An account in the active voice, "notified the team", still claims it.)
         if ((match.form === 'phrase' || objectRegions(clause.text, match, matches).passive) && !receipt.some((e) => e.tool === match.tool) && receipt.length && !subjectOfTool(claimRegion(clause.text, match, matches), spec, match.tool, receipt)) continue;
+        // "The invoice went out by email" after an `issue_invoice` call: a state told of a thing another tool
+        // the run called names, and of nothing of this never-called tool, is that call's doing.
+        if (match.form === 'phrase' && !receipt.some((e) => e.tool === match.tool) && subjectOfOther(clause.text.slice(0, match.start), match.tool, specs, receipt)) continue;
         // "added a note to his profile", "saved it on the ticket": a place that is no file, for a tool of files
         // the run never called, is another sense of the words.
         if (kindOf(spec) === 'path' && !receipt.some((e) => e.tool === match.tool) && elsewhereThanFiles(clause.text.slice(match.start))) continue;
@@ -150,6 +157,16 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       ...receiverClaims(clause.text, receipt, specs, claimed, matches),
       ...placedClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
     ];
+    // "Dropped a summary into #incident-204", "landed in writeup.md": the place tells the tool; the same verb
+    // read as another tool's (a deletion's "dropped", a send's "landed in") of nothing, never called, goes.
+    for (const placed of placementClaims(clause.text, receipt, specs)) {
+      if (!claimed.has(placed.tool) || !warnings.some((w) => w.tool === placed.tool && w.clause === clause.text.trim())) implied.push({ tool: placed.tool, objects: [placed.object], verb: placed.verb });
+      const stem = placed.verb.split(/\s+/).pop()!.toLowerCase().slice(0, 4);
+      for (let k = warnings.length - 1; k >= 0; k--) {
+        const w = warnings[k]!;
+        if (w.clause === clause.text.trim() && !w.object && w.tool !== placed.tool && !receipt.some((e) => e.tool === w.tool) && w.verb.toLowerCase().startsWith(stem)) warnings.splice(k, 1);
+      }
+    }
     for (const claim of implied) {
       const spec = specs[claim.tool]!;
       const kind = kindOf(spec);
@@ -322,7 +339,7 @@ const FIRST_PERSON = /\b(?:i|we|me|us|myself|ourselves)\b/i;
  */
 function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[], spec: ClaimSpec, receipt: Receipt, spans: readonly string[]): boolean {
   // "It was refunded by the bank": an idiom too has its actor.
-  if (match.form === 'phrase') return !/^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|now)\b)(?![a-z]+ing\b)/i.test(text.slice(match.end));
+  if (match.form === 'phrase') return !BY_ANOTHER_AFTER_PHRASE.test(text.slice(match.end));
   const { before, after: objectRegion, passive } = objectRegions(text, match, verbs);
   const after = text.slice(match.end);
   // "the warnings it raised", "before it ran": a thing that did it by itself.
@@ -346,7 +363,7 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   }
   // "Bob sent me a message": the writer is who it was done to.
   if (!passive && /^\s+(?:me|us)\b/i.test(after) && !FIRST_PERSON.test(before)) return false;
-  const byAnother = BY_ANOTHER.test(objectRegion) || /^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?![a-z]+ing\b)/i.test(after);
+  const byAnother = BY_ANOTHER.test(objectRegion) || BY_ANOTHER_AFTER.test(after);
   // "the lodash advisory is resolved" for `pagerduty__resolve_incident`: a team tool's verb in the passive
   // over a subject, in a clause that names nothing of the tool's (no object, no noun), is the everyday sense.
   if (passive && !(match.tool in BUILTIN_CLAIM_SPECS) && /\b(?:the|a|an|this|that|its|their|our|my|your)\s+(?:[\w-]+\s+){0,3}$/i.test(before.replace(/\s+(?:is|are|was|were|has been|have been|had been|got|gets|now|already|also|just|been|being)\b/gi, ' ').replace(/\s+$/, ' ')) && !subjectOfTool(text, spec, match.tool, receipt)) return false;
@@ -381,6 +398,14 @@ function subjectOfTool(before: string, spec: ClaimSpec, tool: string, receipt: R
   return (spec.nouns ?? []).some((n) => ws.some((w) => sameStem(w, n.toLowerCase())));
 }
 
+/** The words name a noun of a tool the run called (other than `tool`), and none of `tool`'s own. */
+function subjectOfOther(before: string, tool: string, specs: ClaimSpecs, receipt: Receipt): boolean {
+  const ws = words(before);
+  // (…a noun of its description, or a word of its name: "invoice" for `issue_invoice`.)
+  const has = (t: string) => [...(specs[t]?.nouns ?? []), ...nameWords(t.split('__').pop() ?? t).filter((w) => w.length >= 4)].some((n) => ws.some((w) => sameStem(w, n.toLowerCase())));
+  return !has(tool) && receipt.some((e) => e.tool !== tool && has(e.tool));
+}
+
 /**
  * The receiver's view claims our send only when the receiver is the subject and named ("carol@… has
  * received the agenda"), not "I received a reply from bob@…" nor "…received the agenda from Dana".
@@ -392,7 +417,9 @@ function receivedFromUs(text: string, match: VerbMatch, spec: ClaimSpec, receipt
 }
 
 /** "… by the scheduler", "… by nginx" in the verb's part of the clause (not "by running x": a means). */
-const BY_ANOTHER = /\bby\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now|then|far|the way|end of|[0-9])\b)(?![a-z]+ing\b)(?:the\s+)?[a-z][\w-]*/i;
+const BY_ANOTHER_AFTER_PHRASE = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|now)\b)(?!${MEANS})(?![a-z]+ing\b)`, 'i');
+const BY_ANOTHER_AFTER = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?!${MEANS})(?![a-z]+ing\b)`, 'i');
+const BY_ANOTHER = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now|then|far|the way|end of|[0-9])\b)(?!${MEANS})(?![a-z]+ing\b)(?:the\s+)?[a-z][\w-]*`, 'i');
 
 /** Words for a call, not its effect: "the call", "the request", or an action noun ("the deletion", "the send"). */
 const CALL_NOUN = /^(?:call|request|attempt|action|operation|job|task|command|step|send|delete|deletion|removal|cancellation|write|refund|payment|transfer|deploy|deployment|restart|migration|approval|change|one|tool call)s?$/i;
@@ -583,7 +610,11 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     const inReceipt = (m: VerbMatch) => (receipt.some((e) => e.tool === m.tool) ? 1 : 0);
     const total = group.map((m) => score(m) + inReceipt(m) + ownVerb(m));
     const best = Math.max(...total);
-    kept.push(group[total.indexOf(best)]!);
+    // On a tie, a tool the run called; else the tool whose name holds the verb ("Emailed x@…" → `gmail__send_email`, not send_message,
+    // whose nouns merely hold the word): the verb says what the tool does, a noun only what it may carry.
+    const tied = group.filter((_, k) => total[k] === best);
+    // (…after one the run called: the receipt's tool is the likelier referent.)
+    kept.push(tied.find((m) => inReceipt(m) > 0) ?? tied.find((m) => ownVerb(m) > 0) ?? tied[0]!);
   }
   return kept;
 }

@@ -13,6 +13,7 @@ import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
 import { escape } from './claim-verbs.ts';
 import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
+import { MEANS } from './means.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
 
 export interface UnbackedMention {
@@ -25,20 +26,25 @@ export interface UnbackedMention {
 /** Negation, failure, refusal, interruption and waiting: what a relative clause after the mention may tell of it ("ana@x, which bounced"). */
 const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
 /**
+ * (A word that is a noun after a determiner or an adjective, "the new plan", "the weekly report", is no frame:
+ * only the verb plans or reports.)
+ */
+const NOUN_AFTER = String.raw`(?<!\b(?:the|a|an|this|that|these|those|your|my|our|their|his|her|its|new|old|weekly|daily|monthly|quarterly|annual|final|full|status)\s+(?:[\w-]+\s+)?)`;
+/**
  * Words that frame a mention as no account of the effect. Closed classes: the above, modality and plans,
  * offers, attempts, conditions, exclusions, diagnoses, others' doing and reports (and, below, looking).
  */
 const FRAMES = [
   FAILED,
   // Modality, plans, offers, attempts, conditions. ("will have … by now" and "once" before a past verb are accounts.)
-  String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|plan(?:s|ned|ning)?|intend(?:s|ed)?|ready|about to|supposed to|meant to|(?:was|were) to|due to be|prepared|draft(?:ed)?|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|(?:i|we)\s+(?:\w+\s+)?(?:asked|requested)|(?:my|our|the|a|approval)\s+request|ask(?:ed|ing)? (?:to|whether|if)|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
+  String.raw`\b(?:would|could|can|should|shall|may|might|must|need(?:s|ed)? to|going to|gonna|want(?:s|ed)?|${NOUN_AFTER}plans?\b|plann(?:ed|ing)|intend(?:s|ed)?|ready|about to|supposed to|meant to|(?:was|were) to|due to be|prepared|draft(?:ed)?|propos(?:e|ed)|suggest(?:s|ed)?|recommend(?:s|ed)?|try|tried|trying|(?:i|we)\s+(?:\w+\s+)?(?:asked|requested)|(?:my|our|the|a|approval)\s+request|ask(?:ed|ing)? (?:to|whether|if)|attempt(?:s|ed|ing)?|if|unless|whether|until|let me know|shall i|do you)\b|\b(?:will|'ll)(?!\s+have\b[^.;]*\b(?:already|by now)\b)|'d\b|\?`,
   String.raw`\bonce\b(?!\s+(?:\S+\s+){0,3}(?:\w+ed|was|were|had|did|got|came|went|settled)\b)|\bbefore\s+(?:you|it|they|we|i|approval|the\s+(?:\w+\s+){0,2}(?:was|were|is|could|had|did|got|ran|started|finished))\b`,
   // Exclusions: "every .bak file except db.bak".
   String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for|all but|but for)\b`,
   // A diagnosis: what is wrong with the thing, not what became of it ("the bug is in parser.ts").
   String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak|misconfigured|corrupt(?:ed)?|broken)\b`,
   // Others' doing, history and reports; the answer itself as the message.
-  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reports?|reported|according to|per)\b`,
+  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reported|according to|per)\b|\b${NOUN_AFTER}reports?\b`,
 ];
 /** Looking without acting ("I checked app.log") — for a command, checking is running it ("Verified with curl that …"). */
 const LOOKING = String.raw`\b(?:check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`;
@@ -47,19 +53,25 @@ const FRAMED_RUN = new RegExp(FRAMES.join('|'), 'i');
 const FAILED_RE = new RegExp(FAILED, 'i');
 /** Negations that tell a completion: "no longer lying around", "not there any more". */
 const DONE_WORDS =
-  /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a hitch|any (?:errors?|problems?|issues?)|errors?|problems?|issues?)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b/gi;
+  /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\b(?:won't|will not|can't|cannot|doesn't|does not|isn't|is not|aren't)\s+(?:\w+\s+){0,3}any ?(?:more|longer)\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a (?:hitch|problem|glitch|hiccup)|any (?:errors?|problems?|issues?|trouble|hiccups?|glitches?|fuss|delay)|errors?|problems?|issues?|trouble|incident|fail)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b|\b(?:nothing|none of it)\s+(?:went|has gone|could go)\s+wrong\b|\bno (?:need|reason) to\s+\w+(?:\s+(?:it|them|this|that))?\b|\b(?:don't|do not)\s+bother\s+\w+ing(?:\s+(?:it|them|this|that))?\b/gi;
 /** What the next sentence may tell of the thing it refers to: a failure, a refusal, a wait (not "still", advice). */
 const NEXT_FAILED = /\b(?:not|never|no|nothing|fail(?:s|ed|ure)?|error(?:s|ed)?|bounced|rejected|denied|declined|refused|blocked|cancell?ed|interrupted|aborted|stopped|timed out|crashed|pending|waiting|awaiting|approval|queued|untouched|unchanged|skipped)\b|n't\b/i;
 /** Something that names an object of its own: a file name, an address, a code span. */
 const OTHER_OBJECT = /[\w-]+\.[a-z]{1,5}\b|@|`/i;
 /** A label that names a task, not its outcome: "Task:", "Next steps:", "Goal for today —". */
-const TASK = /^\W*(?:tasks?|goals?|next(?: steps?)?|to-?dos?|to do|requests?|asks?|steps?|objectives?|instructions?)\b/i;
+const TASK = /^\W*(?:(?:the\s+)?plans?|tasks?|goals?|next(?: steps?)?|to-?dos?|to do|requests?|asks?|steps?|objectives?|instructions?)\b/i;
 /** Boundaries of a part with a subject and verb of its own (not a comma: "ana@x, bob@y and carl@z"). */
 const SEGMENT = /\s*[:;]\s+|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:and|but|so|then|which|who|while|because|since|as|though|although)\b)|\s+(?=(?:and then|and (?:i|we|the|it|they)|but|so|because|since|while|although|though|whereas)\b)/gi;
 /** Where a message's content begins ("asking whether she can cover Friday", "saying the launch slipped"). */
 const CONTENT = /\b(?:asking|saying|telling (?:him|her|them)|explaining|to (?:say|ask|tell|let \w+ know)|letting \w+ know|that|about|regarding|re:|with the (?:news|update))\b/i;
 /** A description of the thing, not of what became of it: "The largest file is access.log (2.1 MB)". */
 const DESCRIBED = /\b(?:is|are|was|were)\s+(?:the|a|an|about|around|over|under|only|just|one|our|its|their|\d[\d.,]*\s*(?:[kmgt]i?b|bytes|lines|rows|%))\b/i;
+
+/** "by HR", "by the scheduler": another's doing — not a means of sending ("told by email", round 6). */
+const BY_ANOTHER_IN = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?!${MEANS})(?![a-z]+ing\b)[a-z]`, 'i');
+
+/** A person's or a thing's proper name of two or more capitalised words ("Ben Okafor", round 6): distinctive as written. */
+const PROPER_NAME = /^[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,3}$/;
 
 const finders = new Map<string, RegExp | null>();
 /** Where the text names `value` (a path also by its base name when that has an extension, a command in full). */
@@ -74,7 +86,7 @@ function finderOf(value: string, kind: 'path' | 'recipient' | 'name' | 'command'
       if (base !== v && /\.\w{1,6}$/.test(base) && base.length >= 5) forms.push(base);
     }
     finder =
-      v.length >= 3 && (kind !== 'name' || /\d|[-_/.@#:]/.test(v))
+      v.length >= 3 && (kind !== 'name' || /\d|[-_/.@#:]/.test(v) || PROPER_NAME.test(value.trim()))
         ? new RegExp(`(?<![\\w@./#-])#?(?:${forms.map((f) => escape(f).replace(/ /g, '\\s+')).join('|')})(?![\\w@-]|\\.\\w|/\\w)`, 'i')
         : null;
     if (finders.size > 1000) finders.clear();
@@ -100,6 +112,34 @@ function otherNames(entry: ReceiptEntry, objectArg: string | undefined): RegExp[
     }
   }
   return out;
+}
+
+/** Words of waiting: a frame only for a call that is waiting (pending, or not run yet), not one refused or failed. (Not a quoted value: `status = 'pending'`.) */
+const WAITING = /(?<!['"`=]\s?)\b(?:queued|in the queue|queue|pending|waiting|awaiting|in progress|on hold|scheduled for (?:delivery|sending)|on (?:its|their) way)\b(?!['"`])/gi;
+
+/** The text with its words of waiting blanked, except inside what `finder` names. */
+function withoutWaiting(text: string, finder: RegExp): string {
+  const m = finder.exec(text);
+  if (!m) return text.replace(WAITING, ' ');
+  return text.slice(0, m.index).replace(WAITING, ' ') + m[0] + text.slice(m.index + m[0].length).replace(WAITING, ' ');
+}
+
+/** The receipt says the call was refused or failed: it waits for nothing. */
+function refused(entry: ReceiptEntry): boolean {
+  return entry.outcome === 'rejected' || entry.outcome === 'denied' || entry.outcome === 'failed';
+}
+
+const fates = new Map<string, RegExp | null>();
+/** The forms of a tool's name's verb that the frames would read as a fate (cancel, reject, block, stop, hold, lock…). */
+function ownFate(tool: string): RegExp | null {
+  let fate = fates.get(tool);
+  if (fate === undefined) {
+    const name = (tool.split('__').pop() ?? tool).toLowerCase();
+    const verbs = name.split(/[^a-z]+/).filter((w) => w.length >= 4 && FAILED_RE.test(w.replace(/e$/, 'ed')) && !/^(?:not|never|none|without|still|needs?)$/.test(w));
+    fate = verbs.length ? new RegExp(`\\b(?:${verbs.map((v) => escape(v.replace(/e$/, ''))).join('|')})\\w*`, 'gi') : null;
+    fates.set(tool, fate);
+  }
+  return fate;
 }
 
 /** Not done, and no done call (or a repeat of one) stands for it. */
@@ -143,7 +183,7 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     });
     if (!mentions.length) continue;
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
-    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient') || framedSentence(c, clauses, finder))) continue;
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient', refused(entry)) || framedSentence(c, clauses, finder, refused(entry)))) continue;
     const { c, finder: at } = mentions[0]!;
     out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
@@ -175,9 +215,11 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false): boolean {
+function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false, refusedCall = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
-  const text = clause.text;
+  // (A call refused or failed is waiting for nothing: "queued for delivery" is then a claim, not a frame.)
+  // (…outside the mention itself: "UPDATE orders SET status = 'pending'" keeps its words.)
+  const text = refusedCall ? withoutWaiting(clause.text, finder) : clause.text;
   const at = text.search(finder);
   if (/^\s*(?:if|unless|once you|when you|in case|should|whether)\b/i.test(text)) return true;
   // The clause's parts, each with the boundary before it.
@@ -197,10 +239,13 @@ function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipien
   if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
   // ("when you pinged me", "by the time you read this": a time told by the reader's doing frames nothing.)
   // ("should already have it", "will have landed by now": an expectation of what is done is an account of it.)
-  const bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
+  let bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
   // "All but c.tmp are deleted", "every file except app.log": left out of what the clause tells.
   if (/\b(?:all|every\w*|each)\s+(?:\w+\s+)?but\s+$|\b(?:except|excluding|other than|apart from|aside from|save for|but not)\s+(?:for\s+)?(?:the\s+)?$/i.test(text.slice(0, at))) return true;
-  if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || /\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?![a-z]+ing\b)[a-z]/i.test(bare)) return true;
+  // (A tool whose own verb is a call's fate, `calendar__cancel_event`: "is cancelled" is its effect, no frame.)
+  const fate = ownFate(tool);
+  if (fate) bare = bare.replace(fate, ' ');
+  if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || BY_ANOTHER_IN.test(bare)) return true;
   // "a reply from carol@…": a receiver named as the source is another's sending.
   if (recipient && /\bfrom\s+X\b/.test(bare)) return true;
   // "carol@… received the agenda from Dana": what someone else sent.
@@ -242,18 +287,19 @@ function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipien
  * is short or refers back ("ap@globex.com — it hasn't gone out"); so does the next sentence's failure when it
  * refers back or opens on the act and names nothing else ("The scale-up to 6 was interrupted").
  */
-function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp): boolean {
+function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegExp, refusedCall = false): boolean {
+  const told = (t: string) => (refusedCall ? withoutWaiting(t, finder) : t);
   const at = clauses.indexOf(clause);
   const sentence = clauses.filter((c) => c.sentence === clause.sentence && c !== clause);
   // (…a part that refers back or is a bare verdict: "ap@globex.com — it hasn't gone out", "— rejected".)
   // (…and any part, when the mention's clause is the name alone: "- ana@x.io — the summary email is waiting …".)
   const alone = clause.text.replace(finder, ' ').replace(/[^a-z]+/gi, ' ').trim().split(/\s+/).filter(Boolean).length < 2;
   const refers = (t: string) => alone || /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
-  if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
+  if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(told(c.text).replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
   const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
   const said = next?.sentence ?? next?.text ?? '';
   // (…a sentence that opens on the act itself, "The scale-up to 6 was interrupted", and names nothing else.)
-  return !!next && (/\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(said) || (/^\s*(?:the|this|that|my|our)\s/i.test(said) && !OTHER_OBJECT.test(said))) && NEXT_FAILED.test(said.replace(DONE_WORDS, ' '));
+  return !!next && (/\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(said) || (/^\s*(?:the|this|that|my|our)\s/i.test(said) && !OTHER_OBJECT.test(said))) && NEXT_FAILED.test(told(said).replace(DONE_WORDS, ' '));
 }
 
 /** The shape of an object's name: its figures as any figures ("thermo-mr-1" → thermo-mr-N), an address as any address. */

@@ -92,6 +92,9 @@ function lemmas(word: string): string[] {
   return [];
 }
 
+/** Verbs of looking, which WordNet's first senses may file under recording ("list" → record): no effect (round 6). */
+const LOOKING = new Set(['list', 'scan', 'read', 'search', 'view', 'browse', 'skim', 'query', 'inspect', 'examine', 'survey', 'peruse', 'tally', 'count', 'catalog', 'catalogue', 'index']);
+
 /**
  * The specs with the answer's unknown verbs added: each past or -ing word of the answer that no spec's
  * words know and that WordNet maps to a kind becomes a weak verb of every tool of that kind.
@@ -104,7 +107,8 @@ export function withUnknownVerbs(answer: string, specs: ClaimSpecs): ClaimSpecs 
     if (candidates.some((l) => known.has(l))) continue;
     const lemma = candidates.find((l) => load().index.has(l));
     const kind = lemma ? kindOfVerb(lemma) : undefined;
-    if (lemma && kind) added.set(kind, (added.get(kind) ?? new Set()).add(lemma));
+    // (Verbs of looking at things record nothing: "listed the workspace", "scanned the attachments".)
+    if (lemma && kind && !LOOKING.has(lemma)) added.set(kind, (added.get(kind) ?? new Set()).add(lemma));
   }
   if (!added.size) return specs;
   return Object.fromEntries(
