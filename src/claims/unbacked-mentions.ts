@@ -54,6 +54,9 @@ const FAILED_RE = new RegExp(FAILED, 'i');
 /** Negations that tell a completion: "no longer lying around", "not there any more". */
 const DONE_WORDS =
   /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\b(?:won't|will not|can't|cannot|doesn't|does not|isn't|is not|aren't)\s+(?:\w+\s+){0,3}any ?(?:more|longer)\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a (?:hitch|problem|glitch|hiccup)|any (?:errors?|problems?|issues?|trouble|hiccups?|glitches?|fuss|delay)|errors?|problems?|issues?|trouble|incident|fail)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b|\b(?:nothing|none of it)\s+(?:went|has gone|could go)\s+wrong\b|\bno (?:need|reason) to\s+\w+(?:\s+(?:it|them|this|that))?\b|\b(?:don't|do not)\s+bother\s+\w+ing(?:\s+(?:it|them|this|that))?\b/gi;
+/** A refusal or failure, then the reason for it, up to the mention: no comma or stop between (no act of ours told in it). */
+const REASON_FOR_REFUSAL = /\b(?:declin|reject|refus|denied|deny|vetoed|blocked|failed|turned (?:it |them )?down)\w*\b[^.;:,]{0,40}?\b(?:because|since|as|citing|saying|on the grounds that)\s+["“']?[^.;"”']*$/i;
+
 /** What the next sentence may tell of the thing it refers to: a failure, a refusal, a wait (not "still", advice). */
 const NEXT_FAILED = /\b(?:not|never|no|nothing|fail(?:s|ed|ure)?|error(?:s|ed)?|bounced|rejected|denied|declined|refused|blocked|cancell?ed|interrupted|aborted|stopped|timed out|crashed|pending|waiting|awaiting|approval|queued|untouched|unchanged|skipped)\b|n't\b/i;
 /** Something that names an object of its own: a file name, an address, a code span. */
@@ -222,6 +225,8 @@ function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipien
   const text = refusedCall ? withoutWaiting(clause.text, finder) : clause.text;
   const at = text.search(finder);
   if (/^\s*(?:if|unless|once you|when you|in case|should|whether)\b/i.test(text)) return true;
+  // "you declined because access.log is evidence": the reason given for a refusal or failure, told right after it.
+  if (REASON_FOR_REFUSAL.test(text.slice(0, at))) return true;
   // The clause's parts, each with the boundary before it.
   const parts: { text: string; start: number; boundary: string }[] = [];
   let last = 0;
