@@ -158,8 +158,15 @@ export class AgentClient {
     return { runId };
   }
 
-  /** The run's state: from the workflow while it runs, from its memo once closed (no worker needed then). */
+  /**
+   * The run's state: from the workflow while it runs, from its memo once closed (no worker needed then); a
+   * running child that waits for a person carries what it waits for.
+   */
   async getState(runId: string): Promise<RunState> {
+    return this.withWaitingChildren(await this.ownState(runId));
+  }
+
+  private async ownState(runId: string): Promise<RunState> {
     const handle = this.handle(runId);
     const description = await this.describe(handle);
     requireReadableState(runId, description);
@@ -176,7 +183,7 @@ export class AgentClient {
     const heldMs = heldWorkflowTaskMs(description);
     if (description.status.name === 'RUNNING' && heldMs > HELD_TASK_MS) {
       const why = `its workflow task has been held for ${(heldMs / 1000).toFixed(1)} s (a model call made as a local activity, or a worker that died holding it)`;
-      return this.withWaitingChildren(stateFromMemo(runId, live, memo, description.startTime, why));
+      return stateFromMemo(runId, live, memo, description.startTime, why);
     }
     let state: RunState;
     try {
@@ -185,12 +192,12 @@ export class AgentClient {
     } catch (error) {
       // No worker to answer (queries need one): the memo is enough to see what waits and approve it with its hash.
       if (description.status.name !== 'RUNNING') throw error;
-      return this.withWaitingChildren(stateFromMemo(runId, live, memo, description.startTime, `no worker answered (${(error as Error).message.split('\n')[0]})`));
+      return stateFromMemo(runId, live, memo, description.startTime, `no worker answered (${(error as Error).message.split('\n')[0]})`);
     }
     // An activity that keeps failing (the model endpoint, the store) is retried by Temporal; say so.
     const retrying = description.raw.pendingActivities?.find((a) => (a.attempt ?? 0) > 1 && a.lastFailure?.message);
     if (retrying && !state.progress) state.progress = `retrying ${retrying.activityType?.name ?? 'an activity'} (attempt ${retrying.attempt}): ${retrying.lastFailure!.message}`;
-    return this.withWaitingChildren(state);
+    return state;
   }
 
   /**
@@ -212,7 +219,13 @@ export class AgentClient {
       }),
     );
     const pendingOf = new Map(waiting);
-    return { ...state, children: state.children.map((child) => (pendingOf.get(child.runId) ? { ...child, pending: pendingOf.get(child.runId)! } : child)) };
+    return {
+      ...state,
+      children: state.children.map((child) => {
+        const pending = pendingOf.get(child.runId);
+        return pending ? { ...child, pending } : child;
+      }),
+    };
   }
 
   /** The run's memo as its starter recorded it (goal, model, limits), or null for runs started without one. */
