@@ -18,6 +18,7 @@ import { Connection } from '@temporalio/client';
 import pg from 'pg';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { collectGarbage } from '../../src/store/retention.ts';
+import { runAndAncestors } from '../../src/wire/run-ids.ts';
 import { checkRuns, mergeReports, printReport, problems, type CheckReport } from './checks.ts';
 import { percentile, phaseFigures, seconds, table } from './figures.ts';
 import { planRun } from './mix.ts';
@@ -79,7 +80,7 @@ export async function soak(shape: Shape, options: { minutes: number; everyMs: nu
   const collect = async (): Promise<void> => {
     const picked = await collectGarbage(shape.store, { olderThanMs: options.retentionMs, dryRun: true, isOpen: async (runId) => (await shape.agents.requireRun(runId)).open });
     const byId = new Map(runner.runs.map((r) => [r.runId, r]));
-    const topLevel = (runId: string) => runId.split(':')[0]!;
+    const topLevel = (runId: string) => runAndAncestors(runId)[0]!;
     const due = [...new Set(picked.collected.map((r) => topLevel(r.runId)))].map((id) => byId.get(id)).filter((r): r is TrackedRun => !!r?.result && !checked.has(r.runId));
     if (due.length) {
       const batch = await checkRuns(shape.storeUrl, due, new Set(byId.keys()));
