@@ -214,7 +214,7 @@ test("`record` writes where git does not look, and the docs' record command edit
   assert.notEqual(tracked.code, 0, `${asTask} is not a tracked file`);
 });
 
-test('an encrypted run read without its key: list and GET /runs show it, encrypted fields as such; status and a wrong key say what to do', { timeout: 120_000 }, async (t) => {
+test('an encrypted run read without its key: list and GET /runs show it, encrypted fields as such; status, GET /runs/:id (403) and a wrong key say what to do', { timeout: 120_000 }, async (t) => {
   const taskQueue = `${h.taskQueue}-sealed`;
   const sealed = new AgentClient(new Client({ connection: h.temporal.connection, dataConverter: agentDataConverter('the team secret') }), { taskQueue });
   // No worker on its queue: the run stays open, its memo (goal, model, limits) encrypted from the start.
@@ -247,6 +247,12 @@ test('an encrypted run read without its key: list and GET /runs show it, encrypt
   const { runs } = (await response.json()) as { runs: { runId: string; status: string; goal: string; model: string }[] };
   const listed = runs.find((r) => r.runId === runId);
   assert.deepEqual(listed && { status: listed.status, goal: listed.goal, model: listed.model }, { status: 'running', goal: '(encrypted: AGENT_PAYLOAD_KEY)', model: '(encrypted: AGENT_PAYLOAD_KEY)' });
+  // Its state: no key here, so a 403 that names the key and what is in clear text, not a 500.
+  const detail = await fetch(`http://127.0.0.1:${port}/runs/${runId}`);
+  const detailBody = (await detail.json()) as { error: string; message: string };
+  assert.equal(detail.status, 403, JSON.stringify(detailBody));
+  assert.equal(detailBody.error, 'forbidden');
+  assert.match(detailBody.message, new RegExp(`^Run ${runId} is encrypted with AGENT_PAYLOAD_KEY \\(key id \\w+\\), which this process does not have: .* In clear text: status running`));
   process.kill(-serve.child.pid!, 'SIGINT');
   await serve.exited;
 });

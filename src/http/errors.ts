@@ -1,12 +1,14 @@
 /**
  * Every failure becomes a JSON body `{error, message, field?}` with the status that says what to do:
  * 400 fix the named field, 401 send a token, 403 use a token with the role named, 404 check the run id,
- * 409 the run refused (its reason is the message), 503 Temporal or the store is unreachable.
+ * 409 the run refused (its reason is the message), 503 Temporal or the store is unreachable; 403 also when the
+ * run is encrypted with an AGENT_PAYLOAD_KEY this server does not hold (no retry helps; the key does).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AnswerRefusedError, ApprovalRefusedError, RunNotFoundError } from '../client/client.ts';
 import { InvalidRunInputError } from '../client/run-input.ts';
+import { PayloadKeyError } from '../client/payload-codec.ts';
 import { WorkspaceRefusedError } from '../tools/workspace-roots.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { AgentError } from '../wire/agent-error.ts';
@@ -70,6 +72,7 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof WorkspaceRefusedError) return new HttpError('invalid_request', error.message, 'body.workspace');
   if (error instanceof RunNotFoundError) return new HttpError('not_found', error.message);
   if (error instanceof ApprovalRefusedError || error instanceof AnswerRefusedError) return new HttpError('conflict', error.message);
+  if (error instanceof PayloadKeyError) return new HttpError('forbidden', error.message);
   const fastifyError = error as Partial<FastifyError>;
   // Before any route (the app's frameworkErrors): the URL itself is at fault.
   if (fastifyError.code === 'FST_ERR_BAD_URL') return new HttpError('invalid_request', fastifyError.message ?? 'bad URL', 'url');

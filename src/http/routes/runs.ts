@@ -69,7 +69,7 @@ export const runRoutes: FastifyPluginCallbackZod<{ agents: AgentClient; store: A
         description: 'Live from the workflow while it runs, from its memo once closed; with the limits it was started with.',
         tags: ['runs'],
         params: runIdParams,
-        response: { 200: runDetailSchema, 400: errorSchema, 401: errorSchema, 404: errorSchema },
+        response: { 200: runDetailSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema },
       },
     },
     async (request) => {
