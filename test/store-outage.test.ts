@@ -5,11 +5,15 @@
  * allows ends it `failed` (store_unavailable) with the effect not run.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { eventually } from './helpers/eventually.ts';
 import { startHarness, scenario, type Harness } from './helpers/harness.ts';
+import { PROJECT_ROOT } from '../src/paths.ts';
 import { postgresSkipReason, startPostgres, type PostgresServer } from '../src/store/throwaway-postgres.ts';
 import type { RunState } from '../src/wire/types.ts';
 
@@ -24,6 +28,7 @@ describe('a store outage under a running run', { skip: pgSkip }, () => {
   before(async () => {
     pg = await startPostgres();
     await pg.createDatabase('agent');
+    await pg.createDatabase('late');
     h = await startHarness('store-outage', { storeUrl: pg.url('agent') });
   });
   after(async () => {
@@ -100,6 +105,36 @@ describe('a store outage under a running run', { skip: pgSkip }, () => {
     assert.equal(outbox().length, before, 'nothing was sent');
     assert.equal(await h.store.lookupEffect(`${id}:${state.pending.callKey}`), undefined, 'the ledger never saw the call begin');
     assert.equal(result.receipt[0]?.outcome, 'interrupted');
+  });
+
+  test('`agent worker` waits for a store that is down, says so, and serves runs once it is up', { timeout: 240_000 }, async (t) => {
+    await pg.stop();
+    const env = {
+      TEMPORAL_ADDRESS: h.address,
+      AGENT_TASK_QUEUE: `${h.taskQueue}-late`,
+      AGENT_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'agent-store-late-')),
+      AGENT_STORE_URL: pg.url('late'),
+      AGENT_SCRIPTED_MODEL_URL: '',
+    };
+    const worker = spawn('npm', ['run', 'agent', '--silent', '--', 'worker', '--scripted'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    worker.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    worker.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    t.after(() => {
+      if (worker.exitCode === null) process.kill(-worker.pid!, 'SIGKILL');
+    });
+    await eventually(() => output.includes('Waiting for the store') || (worker.exitCode !== null && Promise.reject(new Error(output))), 'the worker to say it waits for the store', 120_000);
+    assert.match(output, /Waiting for the store: store unavailable: PostgreSQL at [^ ]+\/late \(.+\): check that PostgreSQL is running.*\. Ctrl-C stops\./);
+    await sleep(3000);
+    assert.equal(worker.exitCode, null, `the worker is still up while the store is down:\n${output}`);
+
+    await pg.start();
+    await eventually(() => output.includes('Worker polling task queue') || (worker.exitCode !== null && Promise.reject(new Error(output))), 'the worker to start polling', 60_000);
+    assert.match(output, /The store is reachable after \d+ s\./);
+    const run = spawnSync('npm', ['run', 'agent', '--silent', '--', 'run', '--no-worker', 'Which log file mentions a timeout?', '--model', 'scripted:plan'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /status=completed/);
+    process.kill(-worker.pid!, 'SIGINT');
   });
 });
 

@@ -106,7 +106,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
   },
   serve: (inv) =>
     // The HTTP API and the inbox; a worker (serving scripted models too, like `run`) unless --no-worker.
-    withRuntime(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, async (rt) => {
+    withRuntime({ ...(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER), waitForStore: true }, async (rt) => {
       const { port, host } = inv.values;
       const { serveHttp } = await import('../http/serve.ts');
       const server = await serveHttp({ agents: rt.agents, store: rt.store, ...(port ? { port: Number(port) } : {}), ...(host ? { host } : {}), temporalUiUrl: rt.endpoint.uiUrl, log });
@@ -121,7 +121,7 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
     const deployment = deploymentFromEnv(process.env, { name: inv.values.deployment, buildId: inv.values['build-id'], behavior: inv.values.versioning });
     // A production worker: it serves scripted models only with --scripted (AGENT_SCRIPTED_MODELS=1), played in
     // this process as `run` plays them, or when AGENT_SCRIPTED_MODEL_URL names a scripted model server.
-    return withRuntime({ worker: true, deployment, scriptedModel: servesScripted(inv) }, async (rt) => {
+    return withRuntime({ worker: true, deployment, scriptedModel: servesScripted(inv), waitForStore: true }, async (rt) => {
       if (deployment) log(`Worker Versioning: deployment "${deployment.name}", build "${deployment.buildId}", runs ${deployment.behavior ?? 'pinned'}.`);
       // The heap limit sizes garbage collection, so resident memory (src/worker/node-args.ts).
       const heapMiB = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);

@@ -15,7 +15,7 @@ import { tracingClientInterceptors } from '../telemetry/client.ts';
 import { reportExportError } from '../telemetry/export-errors.ts';
 import { activeTelemetry } from '../telemetry/setup.ts';
 import { dataDir, PROJECT_ROOT, TASK_QUEUE } from '../paths.ts';
-import { openStore } from '../store/open-store.ts';
+import { openStore, openStoreWhenReachable } from '../store/open-store.ts';
 import type { AgentStore } from '../store/store.ts';
 import { ensureTemporal, type TemporalEndpoint } from '../temporal/temporal-server.ts';
 import type { AgentWorker, AgentWorkerOptions } from '../worker/worker.ts';
@@ -51,6 +51,8 @@ export interface RuntimeOptions {
   deployment?: WorkerDeployment | null;
   /** Workspaces runs may name, for the client and the in-process worker (default: AGENT_WORKSPACE_ROOTS, else the demo workspace). */
   workspaceRoots?: readonly string[];
+  /** Wait for a store that cannot be reached yet instead of failing (processes that stay up: `worker`, `serve`). */
+  waitForStore?: boolean;
   log?: (line: string) => void;
 }
 
@@ -66,7 +68,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const telemetry = activeTelemetry();
   const temporal = new Client({ connection, namespace: endpoint.namespace, dataConverter: agentDataConverter(undefined, { readEncryptedAsMarkers: true }), interceptors: tracingClientInterceptors(telemetry) });
   const roots = options.workspaceRoots ?? workspaceRoots();
-  const store = await openStore({ dataDir: dir });
+  const store = options.waitForStore ? await openStoreWhenReachable({ dataDir: dir, log: options.log ?? console.warn }) : await openStore({ dataDir: dir });
   const agents = new AgentClient(temporal, { taskQueue: TASK_QUEUE, workspaceRoots: roots, store });
   let worker: AgentWorker | null = null;
   let running: Promise<void> | null = null;

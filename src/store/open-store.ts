@@ -5,6 +5,8 @@
  * - unset or empty → the embedded default, the SQLite file `<dataDir>/agent-store.sqlite`.
  */
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { StoreUnavailableError } from './errors.ts';
 import type { PostgresStoreOptions } from './postgres-store.ts';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.ts';
 import type { AgentStore } from './store.ts';
@@ -44,4 +46,33 @@ export async function openStore(options: OpenStoreOptions): Promise<AgentStore> 
     return PostgresStore.open(target.url, options.postgres);
   }
   return new SqliteStore(target.file, options.sqlite);
+}
+
+/** How often a long-lived process says it still waits for the store. */
+const WAIT_REPORT_MS = 30_000;
+
+/**
+ * `openStore` for a process that stays up (`agent worker`, `agent serve`): a store that cannot be reached
+ * yet (StoreUnavailableError: PostgreSQL not started, restarting, refusing connections) is waited for,
+ * retried every 0.5 s up to every 5 s, and said once and then every 30 s, so a host that boots before its
+ * database comes up by itself. Any other failure (a bad URL, a failed migration) still throws at once.
+ */
+export async function openStoreWhenReachable(options: OpenStoreOptions & { log: (line: string) => void }): Promise<AgentStore> {
+  const started = Date.now();
+  let reported = 0;
+  for (let delay = 500; ; delay = Math.min(delay * 2, 5000)) {
+    try {
+      const store = await openStore(options);
+      if (reported) options.log(`The store is reachable after ${Math.round((Date.now() - started) / 1000)} s.`);
+      return store;
+    } catch (error) {
+      if (!StoreUnavailableError.isInstance(error)) throw error;
+      if (!reported || Date.now() - reported >= WAIT_REPORT_MS) {
+        const waited = reported ? ` (waiting ${Math.round((Date.now() - started) / 1000)} s)` : '';
+        options.log(`Waiting for the store${waited}: ${(error as Error).message}. Ctrl-C stops.`);
+        reported = Date.now();
+      }
+      await sleep(delay);
+    }
+  }
 }
