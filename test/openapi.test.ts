@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { AesGcmPayloadCodec } from '../src/client/payload-codec.ts';
+import { Client } from '@temporalio/client';
+import { AgentClient } from '../src/client/client.ts';
+import { AesGcmPayloadCodec, agentDataConverter } from '../src/client/payload-codec.ts';
 import type { RunSummary } from '../src/client/run-list.ts';
 import type { PendingApproval } from '../src/wire/types.ts';
 import { eventually } from './helpers/eventually.ts';
@@ -113,6 +115,14 @@ test('every response of every route, errors included, is one the document declar
   await expect(400, 'GET', '/runs/', { token: VIEWER });
   await expect(400, 'GET', '/runs//trace', { token: VIEWER });
   await expect(404, 'GET', `/runs/run-${'x'.repeat(150)}`, { token: VIEWER });
+
+  // A run encrypted with a payload key this server does not hold (no worker on its queue: it stays open).
+  const clientWith = (dataConverter: ReturnType<typeof agentDataConverter>) => new AgentClient(new Client({ connection: h.temporal.connection, dataConverter }), { taskQueue: `${h.taskQueue}-sealed`, workspaceRoots: [h.workspace] });
+  const sealedRun = await clientWith(agentDataConverter('the team secret')).startRun({ goal: 'Free some disk space.', model: 'scripted:plan', workspace: h.workspace });
+  const keyless = await startHttp(h, { tokens: TOKENS, agents: clientWith(agentDataConverter(undefined, { readEncryptedAsMarkers: true })) });
+  await expect(403, 'GET', `/runs/${sealedRun.runId}`, { token: VIEWER, server: keyless });
+  await keyless.close();
+  await h.temporal.workflow.getHandle(sealedRun.runId).terminate('the test is over');
 
   // A run waiting for approval: its pending call in the state and in the list; every decision outcome.
   const approvalId = (await start('scripted:delete-approval', 'Free some disk space.')).runId;

@@ -1,5 +1,6 @@
 /** The HTTP server over a test harness's client and store, on a free loopback port. */
 import type { PayloadCodec } from '@temporalio/common';
+import type { AgentClient } from '../../src/client/client.ts';
 import { buildHttpApp, type HttpApp } from '../../src/http/app.ts';
 import { Authenticator, type TokenEntry } from '../../src/http/auth.ts';
 import type { ErrorBody } from '../../src/http/errors.ts';
@@ -14,9 +15,10 @@ export interface TestHttp {
   close(): Promise<void>;
 }
 
-export async function startHttp(h: Harness, options: { tokens?: TokenEntry[]; codec?: PayloadCodec | null; heartbeatMs?: number; ticketTtlMs?: number } = {}): Promise<TestHttp> {
+/** `agents`: another client than the harness's (e.g. one without the payload key its runs were started with). */
+export async function startHttp(h: Harness, options: { tokens?: TokenEntry[]; codec?: PayloadCodec | null; heartbeatMs?: number; ticketTtlMs?: number; agents?: AgentClient } = {}): Promise<TestHttp> {
   const app = await buildHttpApp({
-    agents: h.agents,
+    agents: options.agents ?? h.agents,
     store: h.store,
     auth: new Authenticator({ tokens: options.tokens ?? [] }),
     codec: options.codec ?? null,
