@@ -33,8 +33,11 @@ describe('a store outage under a running run', { skip: pgSkip }, () => {
   });
   after(async () => {
     await pg.start().catch(() => {}); // the trace sink writes what it kept before the harness closes
-    await h.replayAndClose();
-    await pg.destroy();
+    try {
+      await h.replayAndClose();
+    } finally {
+      await pg.destroy(); // a failed replay must not leave PostgreSQL running (the test process would not exit)
+    }
   });
 
   const outbox = () => {
