@@ -15,6 +15,7 @@ import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
 import { MEANS } from './means.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
+import { describedBy, markedFinder, markedNames, redactedReceiverFinder } from './object-names.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -157,12 +158,25 @@ function unbacked(entry: ReceiptEntry, receipt: Receipt, same: (e: ReceiptEntry)
  */
 export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, specs: ClaimSpecs, spans: readonly string[]): UnbackedMention[] {
   const out: UnbackedMention[] = [];
+  const marked = markedNames(clauses, spans);
   for (const entry of receipt) {
     const spec = specs[entry.tool];
     if (!spec || entry.outcome === 'done' || entry.outcome === 'deduplicated') continue;
     const run = spec.kind === 'run';
     const value = run ? commandOf(entry, spec.objectArg) : spec.objectArg ? entry.args[spec.objectArg] : undefined;
-    if (!value || value === REDACTED) continue;
+    if (!value) continue;
+    // (A receiver the receipt redacted is named by any address no other call holds, when no call of the tool
+    // with a redacted receiver was done: "The follow-up to ana@corvid.org should have reached her by now".)
+    if (value === REDACTED) {
+      if (run || kindOf(spec) !== 'recipient' || !unbacked(entry, receipt, (e) => e.args[spec.objectArg!] === REDACTED)) continue;
+      if (out.some((o) => o.tool === entry.tool)) continue;
+      const finder = redactedReceiverFinder(entry, receipt);
+      const mentions = clauses.filter((c) => finder.test(c.text));
+      if (!mentions.length || mentions.some((c) => c.question || c.counterfactual || c.takenBack || framed(c, finder, false, entry.tool, true, refused(entry)) || framedSentence(c, clauses, finder, refused(entry)))) continue;
+      const at = mentions[0]!.text.match(finder)![0];
+      out.push({ tool: entry.tool, object: at, clause: mentions[0]!.text, verb: at });
+      continue;
+    }
     // (A run tool's value with words in it, a command or a statement, is told as a command.)
     const commandLike = run && (entry.args.command !== undefined || /\S\s+\S/.test(value.trim()));
     const kind = run ? (commandLike ? 'command' : 'name') : kindOf(spec);
@@ -174,11 +188,14 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     // (A team tool's call is also named by its other arguments that name things, "acme/api" for a grant,
     // and a person by the name an address starts with: "Maya" for maya@agency.com.)
     const others = builtins.has(entry.tool) || run ? [] : otherNames(entry, spec.objectArg);
-    const finders = named ? [finderOf(value, kind), ...others].filter((f): f is RegExp => !!f) : [];
-    if (named && !finders.length) continue;
+    // (A plain value, "orders" or "Budget review", where the answer marks it as a name: a code span, a quotation.)
+    const finders = named ? [finderOf(value, kind) ?? (kind === 'name' ? markedFinder(value, marked) : null), ...others].filter((f): f is RegExp => !!f) : [];
+    // (…or a team tool's call told by its arguments' words: "The checkout pods are at 8 now".)
+    const described = !run && !builtins.has(entry.tool) && kind === 'name' && spec.objectArg ? describedBy(entry, spec.objectArg) : null;
+    if (named && !finders.length && !described) continue;
     const mentions = clauses.flatMap((c) => {
       if (named) {
-        const finder = finders.find((f) => f.test(c.text));
+        const finder = finders.find((f) => f.test(c.text)) ?? described?.names(c.text);
         return finder ? [{ c, finder }] : [];
       }
       const told = toldCommand(c.text, value);
