@@ -224,7 +224,8 @@ function locate(warnings: readonly ClaimWarning[], receipt: Receipt, specs: Clai
     receipt.some((e) =>
       e.tool !== w.tool &&
       Object.values(e.args).some((v) => {
-        if (v === REDACTED || v.length < 3 || !/[\d./@#_-]/.test(v)) return false;
+        // (…a name with a mark or a figure, or a title of several words: "Cart total ignores coupon".)
+        if (v === REDACTED || v.length < 3 || !(/[\d./@#_-]/.test(v) || (/\S\s+\S/.test(v.trim()) && v.length >= 8 && v.length <= 80))) return false;
         const at = w.clause.search(new RegExp(`(?<![\\w.-])${escapeRe(v)}(?![\\w-])`, 'i'));
         const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
         if (at < 0 || verbAt < 0) return false;

@@ -44,7 +44,7 @@ const FRAMES = [
   String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for|all but|but for)\b`,
   // A diagnosis: what is wrong with the thing, not what became of it ("the bug is in parser.ts").
   // (An adjective before its noun describes another thing: "the customer with the broken headphones".)
-  String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak)\b|\b(?:misconfigured|corrupt(?:ed)?|broken)\b(?!\s+(?!(?:and|or|but|by|in|on|at|since|after|because|so|now|again)\b)[a-z]{3,})`,
+  String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak)\b(?=\s*(?:$|[,.;:)]|(?:is|was|are|were|lives?|sits?|in|on|at|inside|within|from|caused|comes?|came|turned|seems?|appears?|with|behind|here|there)\b))|\b(?:misconfigured|corrupt(?:ed)?|broken)\b(?!\s+(?!(?:and|or|but|by|in|on|at|since|after|because|so|now|again)\b)[a-z]{3,})`,
   // Others' doing, history and reports; the answer itself as the message.
   String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|(?:shows|showed|showing)(?!\s+up\b)|reported|according to|per)\b|\b${NOUN_AFTER}reports?\b`,
 ];
@@ -69,6 +69,9 @@ const TASK = /^\W*(?:(?:the\s+)?plans?|tasks?|goals?|next(?: steps?)?|to-?dos?|t
 const SEGMENT = /\s*[:;]\s+|,\s+(?=(?:i|we)\s+(?!and\b|or\b))|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:and|but|so|then|which|who|while|because|since|as|though|although)\b)|\s+(?=(?:and then|and (?:i|we|the|it|they)|but|so|because|since|while|although|though|whereas)\b)/gi;
 /** Where a message's content begins ("asking whether she can cover Friday", "saying the launch slipped"). */
 const CONTENT = /\b(?:asking|saying|telling (?:him|her|them)|explaining|to (?:say|ask|tell|let \w+ know)|letting \w+ know|that|about|regarding|re:|with the (?:news|update))\b/i;
+const MASK = '\uE001';
+const MASKED = /\uE001+/;
+
 /** A verb of telling and its receiver right before the mention: what follows is the message's content. */
 const SAID_TO = /\b(?:told|tell|tells|telling|informed|notified|warned|reminded|pinged|messaged|let)\s+(?:the\s+)?$/i;
 /** A label with a subject and verb of its own ("we'll run lean", "There's nothing stopping the deploy now"). */
@@ -279,13 +282,17 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false, refusedCall = false): boolean {
+function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipient = false, refusedCall = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
   // (A call refused or failed is waiting for nothing: "queued for delivery" is then a claim, not a frame.)
   // (…outside the mention itself: "UPDATE orders SET status = 'pending'" keeps its words.)
   // (What a quotation says is the message's or the title's words, not the answer's: "into "In Progress"".)
-  const text = withoutQuotes(refusedCall ? withoutWaiting(clause.text, finder) : clause.text, finder);
-  const at = text.search(finder);
+  const told = withoutQuotes(refusedCall ? withoutWaiting(clause.text, mention) : clause.text, mention);
+  const at = told.search(mention);
+  // (The mention as one mark, so that a dash or a semicolon inside it, "now() - interval '1 year'", splits nothing.)
+  const found = at < 0 ? '' : told.match(mention)![0];
+  const text = told.slice(0, Math.max(0, at)) + MASK.repeat(found.length) + told.slice(Math.max(0, at) + found.length);
+  const finder = MASKED;
   if (/^\s*(?:if|unless|once you|when you|in case|should|whether)\b/i.test(text)) return true;
   // "you declined because access.log is evidence": the reason given for a refusal or failure, told right after it.
   if (REASON_FOR_REFUSAL.test(text.slice(0, at))) return true;
