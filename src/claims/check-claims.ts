@@ -561,7 +561,13 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   const named = (m: VerbMatch) => {
     const spec = specs[m.tool]!;
     // An outcome ("the branch is up to date") may name its command anywhere in the clause ("After a `git pull`, …").
-    if (spec.kind === 'run') return commandEvidence(m.weak && !m.borrowed && m.form === 'phrase' ? text : region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
+    // (A word for commands in general, "the restart", "the build", tells less than a command named: 1.)
+    // (…and a one-word span the receipt does not run, "backed up `sessions`", is a command only after a verb of running.)
+    if (spec.kind === 'run') {
+      const entries = receipt.filter((e) => e.tool === m.tool);
+      const commandSpans = spans.filter((s) => /\s|[./]/.test(s.trim()) || RAN.test(m.text) || entries.some((e) => (commandOf(e, spec.objectArg) ?? '').split(/\s+/)[0] === s.trim()));
+      return Math.min(2, commandEvidence(m.weak && !m.borrowed && m.form === 'phrase' ? text : region(m), commandSpans, entries, spec, m.text));
+    }
     const { objects } = objectsIn(region(m), spec, m.tool, receipt);
     if (!objects.length) return 0;
     const held = (o: string) => receipt.some((e) => e.tool === m.tool && spec.objectArg && e.args[spec.objectArg] !== undefined && e.args[spec.objectArg] !== REDACTED && objectMatches(e.args[spec.objectArg], o, kindOf(spec)));
@@ -581,9 +587,12 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   // "emailed" for `gmail__send_email`, "tweeted" for `post_tweet`: the verb is a word of the tool's name
   // (not "ran", "cancelled": they say a call ran or what became of it).
   const ownVerb = (m: VerbMatch) => {
-    const verb = stemOf(m.text.split(/\s+/)[0]!);
+    const [first, particle] = m.text.toLowerCase().split(/\s+/);
+    const verb = stemOf(first!);
     if (GENERIC_VERB_STEMS.has(verb) || CALL_FATE_STEMS.has(verb)) return 0;
-    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb) ? 1 : 0;
+    // (…with its particle as one word: "backed up" for `backup_database`.)
+    const phrasal = particle && /^(?:up|down|out|off|back|over)$/.test(particle) ? `${verb}${particle}` : '';
+    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb || (!!phrasal && w === phrasal)) ? 1 : 0;
   };
   const score = (m: VerbMatch) => named(m) + nouns(m);
   const kept: VerbMatch[] = [];
