@@ -16,7 +16,7 @@ import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words }
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
-import { splitClauses } from './clauses.ts';
+import { splitClauses, type Clause } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
@@ -49,6 +49,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // Idioms of another sense: "Keep me posted", "I logged off".
       if (/\bkeep\s+(?:me|us|you|him|her|them|everyone|everybody|the team)\s+$/i.test(clause.text.slice(0, match.start)) || (/^log/i.test(match.text) && /^\s+(?:off|out)\b|^\s+(?:in|on)\s*(?:$|[,.;]|and\b)/i.test(clause.text.slice(match.end)))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
+      // "jotted nothing down", "sent no one anything", "deleted zero files": a verb whose object is nothing claims nothing.
+      if (/^\s*(?:nothing|none|no one|nobody|not a (?:thing|word|line)|zero\s+\w+|no\s+(?!longer\b|doubt\b)\w+)\b/i.test(`${match.text.split(/\s+/).slice(1).join(' ')} ${clause.text.slice(match.end)}`)) continue;
       // A quotation ("signed 'Sent from my iPhone'"), what a stop came before ("cancelled before the note was
       // delivered"), a state another's act caused ("is gone now that you restarted it"), another's second verb.
       if (quoted(clause.text, match.start, match.end) || stoppedBefore(clause.text, match.start) || sharedOtherSubject(clause.text, match.start)) continue;
@@ -141,7 +143,11 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         // the run never called, is another sense of the words.
         if (kindOf(spec) === 'path' && !receipt.some((e) => e.tool === match.tool) && elsewhereThanFiles(clause.text.slice(match.start))) continue;
         // "I drafted the follow-up" when the run sent (or tried to send) and wrote nothing: the draft is the message.
-        if (spec.kind === 'write' && /^draft/i.test(match.text) && !receipt.some((e) => e.tool === match.tool) && receipt.some((e) => specs[e.tool]?.kind === 'send')) continue;
+        // (…or published, or posted: "The outage write-up is drafted but not published" after a `publish_post` call.)
+        if (spec.kind === 'write' && /^draft/i.test(match.text) && !receipt.some((e) => e.tool === match.tool) && receipt.some((e) => specs[e.tool]?.kind === 'send' || specs[e.tool]?.kind === 'publish')) continue;
+        // "I saved the same change twice", "applied it again": a never-called tool's verb of no object on what
+        // refers back to another call the sentence names is that call's doing.
+        if (!receipt.some((e) => e.tool === match.tool) && refersToOtherCall(clause, clauses, receipt)) continue;
         if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }
@@ -390,6 +396,16 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   if (spec.objectArg && objectsIn(before, spec, match.tool, receipt).objects.length) return true;
   const stems = wordsOf(spec).verbs.map((v) => v.split(/\s+/)[0]!.toLowerCase().replace(/e$/, '')).filter((stem) => stem.length >= 3);
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
+}
+
+/**
+ * The clause refers back ("the same change", "it", "that one") and an earlier part of its sentence names an
+ * argument value of a call in the receipt.
+ */
+function refersToOtherCall(clause: Clause, clauses: readonly Clause[], receipt: Receipt): boolean {
+  if (!/\b(?:the same|that|this|it|them)\s+(?:\w+\s+)?(?:change|edit|update|call|one|request|thing|again|twice|too)\b|\b(?:it|them)\s+(?:again|twice|too)\b/i.test(clause.text)) return false;
+  const earlier = clauses.slice(0, clauses.indexOf(clause)).filter((c) => c.sentence === clause.sentence);
+  return earlier.some((c) => receipt.some((e) => Object.values(e.args).some((v) => v !== REDACTED && v.length >= 3 && /[\d./@#_-]/.test(v) && c.text.toLowerCase().includes(v.toLowerCase()))));
 }
 
 /** The words name one of the tool's objects or nouns. */

@@ -25,7 +25,7 @@ export interface UnbackedMention {
 }
 
 /** Negation, failure, refusal, interruption and waiting: what a relative clause after the mention may tell of it ("ana@x, which bounced"). */
-const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|quotas?|rate[- ]limit(?:ed|s)?|out of (?:space|disk|memory|quota)|no space|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|being (?:\w+ed|written|sent|taken|made|done|run|built|rebuilt|redone)|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
+const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|conflicts?|conflicted|quotas?|rate[- ]limit(?:ed|s)?|out of (?:space|disk|memory|quota)|no space|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|being (?:\w+ed|written|sent|taken|made|done|run|built|rebuilt|redone)|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
 /**
  * (A word that is a noun after a determiner or an adjective, "the new plan", "the weekly report", is no frame:
  * only the verb plans or reports.)
@@ -230,6 +230,9 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
       return told ? [{ c, finder: told }] : [];
     });
     if (!mentions.length) continue;
+    // "The archived copy of exports/old.csv is purged from the bucket": the same object acted on by another tool's
+    // done call, told with that tool's nouns and none of this one's, is that call's account.
+    if (mentions.every(({ c }) => otherToolsThing(c.text, entry, value, receipt, specs))) continue;
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
     // (…unless a later part refers back to it and tells the tool's act done: "The price on SOCK-3PK must be $12
     // now; I set it myself", "A reminder is being sent to kai@… — consider it delivered".)
@@ -238,6 +241,13 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
   return out;
+}
+
+/** A done call of another tool acts on the same value, and the clause names that tool's nouns and none of this one's. */
+function otherToolsThing(text: string, entry: ReceiptEntry, value: string, receipt: Receipt, specs: ClaimSpecs): boolean {
+  const words = text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  const has = (tool: string) => (specs[tool]?.nouns ?? []).some((n) => n.length >= 3 && words.some((w) => w === n || w === `${n}s` || stemOf(w) === stemOf(n)));
+  return !has(entry.tool) && receipt.some((e) => e.tool !== entry.tool && e.outcome === 'done' && Object.values(e.args).some((v) => v !== REDACTED && normalize(v) === normalize(value)) && has(e.tool));
 }
 
 /**
