@@ -7,7 +7,7 @@
  */
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
-import { anchoredClaims, placedClaims } from './anchored-claims.ts';
+import { anchoredClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { placementClaims } from './placement-claims.ts';
 import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
@@ -161,11 +161,15 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const implied = [
       ...anchoredClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
       ...receiverClaims(clause.text, receipt, specs, claimed, matches),
-      ...placedClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
     ];
     // "Dropped a summary into #incident-204", "landed in writeup.md": the place tells the tool; the same verb
     // read as another tool's (a deletion's "dropped", a send's "landed in") of nothing, never called, goes.
     for (const placed of placementClaims(clause.text, receipt, specs)) {
+      // ("the summary is in report.md": the state a placing leaves claims a tool no verb of the clause claims.)
+      if (placed.state) {
+        if (!claimed.has(placed.tool)) implied.push({ tool: placed.tool, objects: [placed.object], verb: placed.verb });
+        continue;
+      }
       if (!claimed.has(placed.tool) || !warnings.some((w) => w.tool === placed.tool && w.clause === clause.text.trim())) implied.push({ tool: placed.tool, objects: [placed.object], verb: placed.verb });
       const stem = placed.verb.split(/\s+/).pop()!.toLowerCase().slice(0, 4);
       for (let k = warnings.length - 1; k >= 0; k--) {
