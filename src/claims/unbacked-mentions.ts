@@ -262,7 +262,8 @@ function toldAgain(clause: Clause, clauses: readonly Clause[], tool: string, spe
   const matchers = compileSpecs(specs).filter((m) => m.tool === tool);
   return later.some((c) => {
     if (c.question || c.counterfactual || c.takenBack || !/\b(?:it|them)\b/i.test(c.text) || OTHER_OBJECT.test(c.text)) return false;
-    if (FRAMED.test(c.text.replace(DONE_WORDS, ' '))) return false;
+    // (…and told as ours: not "it was sent by the scheduler".)
+    if (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || BY_ANOTHER_IN.test(c.text)) return false;
     return findVerbs(c.text, matchers).some((v) => (v.form === 'past' || v.form === 'phrase') && !v.weak && /\b(?:it|them)\b/i.test(c.text.slice(Math.max(0, v.start - 12), v.end + 12)));
   });
 }
