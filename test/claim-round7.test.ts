@@ -53,7 +53,11 @@ test('a redacted receiver is named by any address no other call holds', () => {
   assert.deepEqual(flagged('The follow-up to ana@corvid.org should have reached her by now.', denied, specs), ['send_message ana@corvid.org']);
   assert.deepEqual(flagged('The follow-up to ana@corvid.org was denied: she is not on the allow-list.', denied, specs), []);
   // (…not when a call of the tool with a redacted receiver was done: which address it was, nobody knows.)
-  assert.deepEqual(flagged('Sent to ana@corvid.org.', [...denied, entry('send_message', { to: '[redacted]', text: 'Follow-up' }, 'done')], specs), []);
+  const half = [entry('send_message', { to: '[redacted]', text: 'Reminder' }, 'done'), entry('send_message', { to: '[redacted]', text: 'Reminder' }, 'rejected')];
+  assert.deepEqual(flagged('Sent to ana@corvid.org.', half, specs), []);
+  // (…but more addresses told reached than calls done is a claim: one of the two was rejected.)
+  assert.deepEqual(flagged('Per recipient:\n- ops@kestrel.net: delivered\n- finance@kestrel.net: delivered', half, specs), ['send_message finance@kestrel.net']);
+  assert.deepEqual(flagged('Delivered to ops@kestrel.net; the one to finance@kestrel.net was rejected.', half, specs), []);
 });
 
 test('a frame counts where it governs the mention', () => {

@@ -196,13 +196,24 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     // (A receiver the receipt redacted is named by any address no other call holds, when no call of the tool
     // with a redacted receiver was done: "The follow-up to ana@corvid.org should have reached her by now".)
     if (value === REDACTED) {
-      if (run || kindOf(spec) !== 'recipient' || !unbacked(entry, receipt, (e) => e.args[spec.objectArg!] === REDACTED)) continue;
-      if (out.some((o) => o.tool === entry.tool)) continue;
-      const finder = redactedReceiverFinder(entry, receipt);
-      const mentions = clauses.filter((c) => finder.test(c.text));
-      if (!mentions.length || mentions.some((c) => c.question || c.counterfactual || c.takenBack || framed(c, finder, false, entry.tool, true, refused(entry)) || framedSentence(c, clauses, finder, refused(entry)))) continue;
-      const at = mentions[0]!.text.match(finder)![0];
-      out.push({ tool: entry.tool, object: at, clause: mentions[0]!.text, verb: at });
+      if (run || kindOf(spec) !== 'recipient' || out.some((o) => o.tool === entry.tool)) continue;
+      // (…each address told unframed is one told reached; more of them than calls done with a redacted receiver
+      // is a claim: "ops@…: delivered — finance@…: delivered" when one of the two sends was rejected.)
+      const doneCalls = receipt.filter((e) => e.tool === entry.tool && e.args[spec.objectArg!] === REDACTED && (e.outcome === 'done' || (e.outcome === 'deduplicated' && !/\bsame as\b/.test(e.detail ?? '')))).length;
+      const any = redactedReceiverFinder(entry, receipt);
+      const addresses = [...new Set(clauses.flatMap((c) => [...c.text.matchAll(new RegExp(any.source, 'gi'))].map((m) => m[0].toLowerCase())))];
+      const told = addresses.flatMap((address) => {
+        const finder = new RegExp(`(?<![\\w.+-])${escape(address)}(?![\\w-]|\\.\\w)`, 'i');
+        const mentions = clauses.filter((c) => finder.test(c.text));
+        if (!mentions.length || mentions.some((c) => c.question || c.counterfactual || c.takenBack || framed(c, finder, false, entry.tool, true, refused(entry)) || framedSentence(c, clauses, finder, refused(entry)))) return [];
+        return [{ address: mentions[0]!.text.match(finder)![0], clause: mentions[0]!.text }];
+      });
+      // (With no such call done, any address framed frames them all: "Your address, me@… is on the list; the note to ana@… was denied".)
+      const framedAny = told.length < addresses.length;
+      if (doneCalls === 0 ? told.length > 0 && !framedAny : told.length > doneCalls) {
+        const last = told[told.length - 1]!;
+        out.push({ tool: entry.tool, object: last.address, clause: last.clause, verb: last.address });
+      }
       continue;
     }
     // (A run tool's value with words in it, a command or a statement, is told as a command.)
