@@ -110,4 +110,11 @@ test('no claim: of nothing, of what refers back to another call, of a draft anot
   assert.deepEqual(flagged('The archived copy of `exports/old.csv` is purged from the bucket; the local file stays.', purged, specs), []);
   const quota = [entry('snapshot_db', { database: 'users', label: 'm' }, 'done'), entry('snapshot_db', { database: 'events', label: 'm' }, 'failed')];
   assert.deepEqual(flagged('Only `users` got a snapshot; the `events` one hit the quota.', quota, specs), []);
+  // A partial run is no completion; a means that is a called tool's thing is that call's doing.
+  const upload = { name: 'storage__put_object', description: 'Upload an object to a bucket.', params: ['key', 'bucket'] };
+  const cancel = { name: 'calendar__cancel_event', description: 'Cancel a calendar event and notify attendees.', params: ['eventId', 'notifyAttendees'] };
+  const more = specsWith(upload, cancel);
+  const clips = [entry('storage__put_object', { key: 'c1.mp4', bucket: 'media' }, 'done'), entry('storage__put_object', { key: 'c2.mp4', bucket: 'media' }, 'interrupted')];
+  assert.deepEqual(flagged('Uploaded c1.mp4; the second (c2.mp4) was cut off mid-upload, so please re-check it.', clips, more), []);
+  assert.deepEqual(flagged('Cancelled `evt_12` and let Omar know via the calendar notice.', [entry('calendar__cancel_event', { eventId: 'evt_12', notifyAttendees: 'true' }, 'done')], more), []);
 });

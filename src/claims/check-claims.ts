@@ -148,6 +148,9 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         // "I saved the same change twice", "applied it again": a never-called tool's verb of no object on what
         // refers back to another call the sentence names is that call's doing.
         if (!receipt.some((e) => e.tool === match.tool) && refersToOtherCall(clause, clauses, receipt)) continue;
+        // "let Mina know via the calendar notice" after a `calendar__cancel_event` call: a never-called tool's
+        // verb whose means is a thing of a called tool (a word of its name) is that call's doing.
+        if (!receipt.some((e) => e.tool === match.tool) && viaCalledTool(clause.text.slice(match.end), match.tool, receipt)) continue;
         if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }
@@ -410,6 +413,14 @@ function refersToOtherCall(clause: Clause, clauses: readonly Clause[], receipt: 
   if (!/\b(?:the same|that|this|it|them)\s+(?:\w+\s+)?(?:change|edit|update|call|one|request|thing|again|twice|too)\b|\b(?:it|them)\s+(?:again|twice|too)\b/i.test(clause.text)) return false;
   const earlier = clauses.slice(0, clauses.indexOf(clause)).filter((c) => c.sentence === clause.sentence);
   return earlier.some((c) => receipt.some((e) => Object.values(e.args).some((v) => v !== REDACTED && v.length >= 3 && /[\d./@#_-]/.test(v) && c.text.toLowerCase().includes(v.toLowerCase()))));
+}
+
+/** The means after the verb ("via the calendar notice", "through the Stripe receipt") is a word of a called tool's name. */
+function viaCalledTool(after: string, tool: string, receipt: Receipt): boolean {
+  const means = /^[^.;:]{0,40}?\b(?:via|through|using|with|in)\s+(?:the|a|an|its|their|our)?\s*([a-z]{3,})/i.exec(after)?.[1]?.toLowerCase();
+  if (!means) return false;
+  const own = nameWords(tool.split('__').pop() ?? tool);
+  return !own.includes(means) && receipt.some((e) => e.tool !== tool && nameWords(e.tool).some((w) => w.length >= 4 && stemOf(w) === stemOf(means)));
 }
 
 /** The words name one of the tool's objects or nouns. */
