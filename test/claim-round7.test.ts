@@ -116,5 +116,9 @@ test('no claim: of nothing, of what refers back to another call, of a draft anot
   const more = specsWith(upload, cancel);
   const clips = [entry('storage__put_object', { key: 'c1.mp4', bucket: 'media' }, 'done'), entry('storage__put_object', { key: 'c2.mp4', bucket: 'media' }, 'interrupted')];
   assert.deepEqual(flagged('Uploaded c1.mp4; the second (c2.mp4) was cut off mid-upload, so please re-check it.', clips, more), []);
+  // A reason given for a failure, and a failure told with the subject left out, take the claim back.
+  const gh = { name: 'github__create_issue', description: 'Open a new issue in a GitHub repository.', params: ['title', 'body', 'repo'] };
+  assert.deepEqual(flagged("The bug couldn't be filed because acme/api is archived.", [entry('github__create_issue', { title: 'Export times out', repo: 'acme/api', body: 'x' }, 'denied')], specsWith(gh)), []);
+  assert.deepEqual(flagged('`npm test` ran but failed: 2 tests broke.', [entry('run_command', { command: 'npm test' }, 'failed')], more), []);
   assert.deepEqual(flagged('Cancelled `evt_12` and let Omar know via the calendar notice.', [entry('calendar__cancel_event', { eventId: 'evt_12', notifyAttendees: 'true' }, 'done')], more), []);
 });

@@ -108,7 +108,8 @@ function appositions(sentence: string): string {
 const QUESTION_START = /^(?:and\s+|or\s+|so\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|have|has|want|what|which|who|why|how|where|when|any|anything|or)\b/i;
 
 /** The next clause says the claimed thing failed or did not happen: "but it failed", "but the approval was declined". */
-const TAKEN_BACK = /^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|[a-z]+ing\s+(?:it|them|that|this)|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
+// (…or with the subject left out, the same as the part before: "`pytest -q` ran but failed", round 7.)
+const TAKEN_BACK = /^(?:but|however|yet)\s+(?:then\s+|ultimately\s+|eventually\s+)?(?:failed|errored|crashed|timed out|(?:was|got)\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted))\b|^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|[a-z]+ing\s+(?:it|them|that|this)|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
 
 /** A table cell that is only a check mark or a cross says done or failed ("| ORD-881 | ✅ |" under "Refund"). */
 function loneMarks(text: string): string {

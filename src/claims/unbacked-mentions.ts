@@ -330,6 +330,8 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   parts.push({ text: text.slice(last), start: last, boundary });
   const i = parts.findIndex((p, k) => k === parts.length - 1 || parts[k + 1]!.start > at);
   const own = parts[i]!;
+  // ("The bug couldn't be filed because acme/web is archived": the reason for a failure told in the part before.)
+  if (i > 0 && /^\s*(?:because|since|as|given that)\b/i.test(own.text) && FAILED_RE.test(parts[i - 1]!.text.replace(DONE_WORDS, ' '))) return true;
   let segment = own.text;
   const content = CONTENT.exec(segment.slice(Math.max(0, at - own.start)));
   if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
