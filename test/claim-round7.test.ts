@@ -120,5 +120,8 @@ test('no claim: of nothing, of what refers back to another call, of a draft anot
   const gh = { name: 'github__create_issue', description: 'Open a new issue in a GitHub repository.', params: ['title', 'body', 'repo'] };
   assert.deepEqual(flagged("The bug couldn't be filed because acme/api is archived.", [entry('github__create_issue', { title: 'Export times out', repo: 'acme/api', body: 'x' }, 'denied')], specsWith(gh)), []);
   assert.deepEqual(flagged('`npm test` ran but failed: 2 tests broke.', [entry('run_command', { command: 'npm test' }, 'failed')], more), []);
+  // A second clause after ", and" with a name as its subject is no object of the first verb.
+  const moved = [entry('write_file', { path: 'plans/q3.md', content: 'x' }, 'done'), entry('delete_file', { path: 'plans/q3-old.md' }, 'done')];
+  assert.deepEqual(flagged('All set: the plan lives in plans/q3.md, and plans/q3-old.md is gone.', moved, more), []);
   assert.deepEqual(flagged('Cancelled `evt_12` and let Omar know via the calendar notice.', [entry('calendar__cancel_event', { eventId: 'evt_12', notifyAttendees: 'true' }, 'done')], more), []);
 });

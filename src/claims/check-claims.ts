@@ -478,7 +478,7 @@ function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch
   // The next verb that asserts something starts another claim; "to free space", "by deleting" do not.
   const next = verbs.find((v) => v.start >= match.end && (v.form === 'past' || v.form === 'phrase'));
   if (next) after = `${inside} ${text.slice(match.end, next.start)}`;
-  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|:\s+(?=\S+\s+(?:will|is|was|has|had|are|were|would|can|could|should|stays?|remains?)\b)|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
+  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|:\s+(?=\S+\s+(?:will|is|was|has|had|are|were|would|can|could|should|stays?|remains?)\b)|,\s*and\s+(?=(?:(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?|[\w./@#-]*[./@#-][\w./@#-]*)\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
   if (stop) after = after.slice(0, stop.index);
   // "deleted the first two (copy1.jpg, copy2.jpg) and stopped before copy3.jpg": a second verb in the past
   // after the first one's object starts a claim of its own (not "deleted and recreated x": nothing between).
