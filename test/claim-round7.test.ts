@@ -101,6 +101,11 @@ test('which tool: an identifier after its argument\'s noun, a name verb said wit
   assert.deepEqual(flagged('Backed up `catalog`.', [entry('backup_database', { database: 'catalog', label: 'pre' }, 'done')], both), []);
 });
 
+test('"there" refers back to the place its sentence names, and a #channel fits the tool whose argument is a channel', () => {
+  assert.deepEqual(flagged("You won't need to post anything in #support-leads; I've already let them know there.", [], specs), ['slack__post_message #support-leads']);
+  assert.deepEqual(flagged("You won't need to post anything in #support-leads; I've already let them know there.", [entry('slack__post_message', { channel: '#support-leads', text: 'x' }, 'done')], specs), []);
+});
+
 test('no claim: of nothing, of what refers back to another call, of a draft another tool publishes, of another tool\'s thing', () => {
   assert.deepEqual(flagged('I read through `errors.log` and jotted nothing down.', [], specs), []);
   const dnsDone = [entry('dns__update_record', { hostname: 'status.acme.io', value: 'cdn.acme-edge.net' }, 'done'), entry('dns__update_record', { hostname: 'status.acme.io', value: 'cdn.acme-edge.net' }, 'deduplicated')];

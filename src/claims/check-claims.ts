@@ -36,7 +36,9 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const matchers = compileSpecs(specs);
   const spans = codeSpans(answer);
   const clauses = splitClauses(answer);
-  for (const clause of clauses) {
+  for (const told of clauses) {
+    // "…in #support-leads; I've already let them know there": "there" read as the place it refers back to.
+    const clause = withPlaceForThere(told, clauses);
     if (clause.question || clause.counterfactual || clause.takenBack) continue;
     const matches = chooseTools(clause.text, headNouns(clause.text, findVerbs(clause.text, matchers)), specs, receipt, spans);
     for (const found of matches) {
@@ -406,6 +408,19 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
 }
 
 /**
+ * A clause that ends on "there" (not "there is"), after a part of its sentence that names one place (a
+ * #channel, an address, a file): "there" read as "in" that place, so the place tells the tool (round 7).
+ */
+function withPlaceForThere(clause: Clause, clauses: readonly Clause[]): Clause {
+  const there = /\b(?:over\s+)?there\s*[.!]?\s*$/i.exec(clause.text);
+  if (!there) return clause;
+  const earlier = clauses.slice(0, clauses.indexOf(clause)).filter((c) => c.sentence === clause.sentence);
+  const places = earlier.flatMap((c) => c.text.match(/(?<![\w&#])#[a-z][\w-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w/.-])(?:[\w.-]+\/)*[\w-]+\.[a-z]{1,5}\b/gi) ?? []);
+  if (new Set(places).size !== 1) return clause;
+  return { ...clause, text: `${clause.text.slice(0, there.index)}in ${places[0]}${clause.text.slice(there.index + there[0].trimEnd().replace(/[.!]$/, '').length)}` };
+}
+
+/**
  * The clause refers back ("the same change", "it", "that one") and an earlier part of its sentence names an
  * argument value of a call in the receipt.
  */
@@ -625,7 +640,12 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     const phrasal = particle && /^(?:up|down|out|off|back|over)$/.test(particle) ? `${verb}${particle}` : '';
     return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb || (!!phrasal && w === phrasal)) ? 1 : 0;
   };
-  const score = (m: VerbMatch) => named(m) + nouns(m);
+  // (A #channel fits a tool whose object argument is named for channels better than a generic receiver, round 7.)
+  const fits = (m: VerbMatch) => {
+    const spec = specs[m.tool]!;
+    return spec.objectArg && /channel/i.test(spec.objectArg) && objectsIn(region(m), spec, m.tool, receipt).objects.some((o) => o.startsWith('#')) ? 1 : 0;
+  };
+  const score = (m: VerbMatch) => named(m) + nouns(m) + fits(m);
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;
