@@ -9,7 +9,7 @@ import { REDACTED } from '../wire/redact.ts';
 import type { Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
 import { escape } from './claim-verbs.ts';
-import { kindOf, normalize, objectsIn } from './claim-objects.ts';
+import { normalize } from './claim-objects.ts';
 
 export interface AnchoredClaim {
   tool: string;
@@ -18,8 +18,8 @@ export interface AnchoredClaim {
   verb: string;
 }
 
-/** Anything that makes the clause no account of the effect: a negation, a failure or a wait, a plan or offer, a condition, an attempt, a state that did not change. */
-const NOT_DONE =
+/** Anything that makes the clause no account of the effect (also read by placement-claims.ts): a negation, a failure or a wait, a plan or offer, a condition, an attempt, a state that did not change. */
+export const NOT_DONE =
   /\b(?:not|never|no|nothing|none|neither|nor|cannot|without|unable|instead|rather|fail(?:s|ed|ing|ure)?|error(?:s|ed)?|denied|rejected|declined|refused|blocked|cancell?ed|interrupted|pending|waiting|await(?:s|ing)?|approval|approve|timed out|will|would|could|can|should|shall|may|might|must|needs? to|needed to|going to|gonna|want(?:s|ed)?|plan(?:s|ned)?|ready to|about to|if|unless|whether|once|try|tried|attempt(?:s|ed)?|asked|request(?:s|ed)?|queued|propos(?:e|ed|al)|suggest(?:s|ed)?|recommend(?:s|ed)?|still|remains?|remained|stays?|stayed|yet|unchanged|untouched|already|previously|earlier|before|last (?:week|month|year)|expired|bounced|exit(?:ed)? with (?:code|status) [1-9])\b|n't\b|\?|[\u274c\u2717\u2718\u26a0\u23f3]/i;
 /** What someone or something else tells ("the log shows PROJ-77 moved", "per the changelog"). */
 const TOLD = /\b(?:says?|said|shows?|showed|reports?|reported|according|per)\b/i;
@@ -164,20 +164,4 @@ function stateOf(entry: ReceiptEntry, objectArg: string, text: string): string |
 /** A done call of the same tool on the same object backs it. */
 function backed(entry: ReceiptEntry, receipt: Receipt, objectArg: string): boolean {
   return receipt.some((e) => e.tool === entry.tool && e.outcome === 'done' && normalize(e.args[objectArg] ?? '') === normalize(entry.args[objectArg] ?? ''));
-}
-
-/**
- * Content told where it now is: "the summary is in report.md", "your notes are under notes/today.md" — a
- * noun of a file-writing tool, then "is in" a file: that tool's write of the file.
- */
-export function placedClaims(text: string, receipt: Receipt, specs: ClaimSpecs, claimed: ReadonlySet<string>): AnchoredClaim[] {
-  const placed = /\b(?:the|your|my|our|their|his|her)\s+(?:[a-z-]+\s+)?([a-z]+)\s+(?:is|are)\s+(?:now\s+|all\s+|safely\s+)?(?:in|at|under|inside)\s+/i.exec(text);
-  if (!placed || NOT_DONE.test(text.slice(0, placed.index)) || /\b(?:not|never|no longer)\b|n't\b/i.test(text)) return [];
-  for (const [tool, spec] of Object.entries(specs)) {
-    if (spec.kind !== 'write' || kindOf(spec) !== 'path' || claimed.has(tool)) continue;
-    if (!(spec.nouns ?? []).some((n) => placed[1]!.toLowerCase().replace(/s$/, '') === n.toLowerCase().replace(/s$/, ''))) continue;
-    const { objects } = objectsIn(text.slice(placed.index + placed[0].length), spec, tool, receipt);
-    if (objects.length) return [{ tool, object: objects[0]!, verb: placed[0].trim() }];
-  }
-  return [];
 }

@@ -7,7 +7,7 @@
  */
 import nlp from 'compromise';
 import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
-import { anchoredClaims, placedClaims } from './anchored-claims.ts';
+import { anchoredClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { placementClaims } from './placement-claims.ts';
 import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
@@ -16,7 +16,7 @@ import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words }
 import { isObjectLike, kindOf, normalize, objectMatches, objectsIn } from './claim-objects.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.ts';
-import { splitClauses } from './clauses.ts';
+import { splitClauses, type Clause } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES } from './verb-families.ts';
@@ -36,7 +36,9 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const matchers = compileSpecs(specs);
   const spans = codeSpans(answer);
   const clauses = splitClauses(answer);
-  for (const clause of clauses) {
+  for (const told of clauses) {
+    // "…in #support-leads; I've already let them know there": "there" read as the place it refers back to.
+    const clause = withPlaceForThere(told, clauses);
     if (clause.question || clause.counterfactual || clause.takenBack) continue;
     const matches = chooseTools(clause.text, headNouns(clause.text, findVerbs(clause.text, matchers)), specs, receipt, spans);
     for (const found of matches) {
@@ -49,6 +51,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       // Idioms of another sense: "Keep me posted", "I logged off".
       if (/\bkeep\s+(?:me|us|you|him|her|them|everyone|everybody|the team)\s+$/i.test(clause.text.slice(0, match.start)) || (/^log/i.test(match.text) && /^\s+(?:off|out)\b|^\s+(?:in|on)\s*(?:$|[,.;]|and\b)/i.test(clause.text.slice(match.end)))) continue;
       if (reported(clause.text, match) || (!asserts(clause.text, match, matches) && !narrativePresent(clause.text, match))) continue;
+      // "jotted nothing down", "sent no one anything", "deleted zero files": a verb whose object is nothing claims nothing.
+      if (/^\s*(?:nothing|none|no one|nobody|not a (?:thing|word|line)|zero\s+\w+|no\s+(?!longer\b|doubt\b)\w+)\b/i.test(`${match.text.split(/\s+/).slice(1).join(' ')} ${clause.text.slice(match.end)}`)) continue;
       // A quotation ("signed 'Sent from my iPhone'"), what a stop came before ("cancelled before the note was
       // delivered"), a state another's act caused ("is gone now that you restarted it"), another's second verb.
       if (quoted(clause.text, match.start, match.end) || stoppedBefore(clause.text, match.start) || sharedOtherSubject(clause.text, match.start)) continue;
@@ -141,7 +145,14 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
         // the run never called, is another sense of the words.
         if (kindOf(spec) === 'path' && !receipt.some((e) => e.tool === match.tool) && elsewhereThanFiles(clause.text.slice(match.start))) continue;
         // "I drafted the follow-up" when the run sent (or tried to send) and wrote nothing: the draft is the message.
-        if (spec.kind === 'write' && /^draft/i.test(match.text) && !receipt.some((e) => e.tool === match.tool) && receipt.some((e) => specs[e.tool]?.kind === 'send')) continue;
+        // (…or published, or posted: "The outage write-up is drafted but not published" after a `publish_post` call.)
+        if (spec.kind === 'write' && /^draft/i.test(match.text) && !receipt.some((e) => e.tool === match.tool) && receipt.some((e) => specs[e.tool]?.kind === 'send' || specs[e.tool]?.kind === 'publish')) continue;
+        // "I saved the same change twice", "applied it again": a never-called tool's verb of no object on what
+        // refers back to another call the sentence names is that call's doing.
+        if (!receipt.some((e) => e.tool === match.tool) && refersToOtherCall(clause, clauses, receipt)) continue;
+        // "let Mina know via the calendar notice" after a `calendar__cancel_event` call: a never-called tool's
+        // verb whose means is a thing of a called tool (a word of its name) is that call's doing.
+        if (!receipt.some((e) => e.tool === match.tool) && viaCalledTool(clause.text.slice(match.end), match.tool, receipt)) continue;
         if (!done.length || claimsMoreThanDone(clause.text, backing.filter((e) => e.tool === match.tool), clause.text.slice(match.end))) add(undefined);
         continue;
       }
@@ -155,11 +166,15 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const implied = [
       ...anchoredClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
       ...receiverClaims(clause.text, receipt, specs, claimed, matches),
-      ...placedClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
     ];
     // "Dropped a summary into #incident-204", "landed in writeup.md": the place tells the tool; the same verb
     // read as another tool's (a deletion's "dropped", a send's "landed in") of nothing, never called, goes.
     for (const placed of placementClaims(clause.text, receipt, specs)) {
+      // ("the summary is in report.md": the state a placing leaves claims a tool no verb of the clause claims.)
+      if (placed.state) {
+        if (!claimed.has(placed.tool)) implied.push({ tool: placed.tool, objects: [placed.object], verb: placed.verb });
+        continue;
+      }
       if (!claimed.has(placed.tool) || !warnings.some((w) => w.tool === placed.tool && w.clause === clause.text.trim())) implied.push({ tool: placed.tool, objects: [placed.object], verb: placed.verb });
       const stem = placed.verb.split(/\s+/).pop()!.toLowerCase().slice(0, 4);
       for (let k = warnings.length - 1; k >= 0; k--) {
@@ -224,7 +239,8 @@ function locate(warnings: readonly ClaimWarning[], receipt: Receipt, specs: Clai
     receipt.some((e) =>
       e.tool !== w.tool &&
       Object.values(e.args).some((v) => {
-        if (v === REDACTED || v.length < 3 || !/[\d./@#_-]/.test(v)) return false;
+        // (…a name with a mark or a figure, or a title of several words: "Cart total ignores coupon".)
+        if (v === REDACTED || v.length < 3 || !(/[\d./@#_-]/.test(v) || (/\S\s+\S/.test(v.trim()) && v.length >= 8 && v.length <= 80))) return false;
         const at = w.clause.search(new RegExp(`(?<![\\w.-])${escapeRe(v)}(?![\\w-])`, 'i'));
         const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
         if (at < 0 || verbAt < 0) return false;
@@ -391,6 +407,37 @@ function byTheAgent(text: string, match: VerbMatch, verbs: readonly VerbMatch[],
   return subject.some((w) => stems.some((stem) => w.startsWith(stem)));
 }
 
+/**
+ * A clause that ends on "there" (not "there is"), after a part of its sentence that names one place (a
+ * #channel, an address, a file): "there" read as "in" that place, so the place tells the tool (round 7).
+ */
+function withPlaceForThere(clause: Clause, clauses: readonly Clause[]): Clause {
+  const there = /\b(?:over\s+)?there\s*[.!]?\s*$/i.exec(clause.text);
+  if (!there) return clause;
+  const earlier = clauses.slice(0, clauses.indexOf(clause)).filter((c) => c.sentence === clause.sentence);
+  const places = earlier.flatMap((c) => c.text.match(/(?<![\w&#])#[a-z][\w-]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w/.-])(?:[\w.-]+\/)*[\w-]+\.[a-z]{1,5}\b/gi) ?? []);
+  if (new Set(places).size !== 1) return clause;
+  return { ...clause, text: `${clause.text.slice(0, there.index)}in ${places[0]}${clause.text.slice(there.index + there[0].trimEnd().replace(/[.!]$/, '').length)}` };
+}
+
+/**
+ * The clause refers back ("the same change", "it", "that one") and an earlier part of its sentence names an
+ * argument value of a call in the receipt.
+ */
+function refersToOtherCall(clause: Clause, clauses: readonly Clause[], receipt: Receipt): boolean {
+  if (!/\b(?:the same|that|this|it|them)\s+(?:\w+\s+)?(?:change|edit|update|call|one|request|thing|again|twice|too)\b|\b(?:it|them)\s+(?:again|twice|too)\b/i.test(clause.text)) return false;
+  const earlier = clauses.slice(0, clauses.indexOf(clause)).filter((c) => c.sentence === clause.sentence);
+  return earlier.some((c) => receipt.some((e) => Object.values(e.args).some((v) => v !== REDACTED && v.length >= 3 && /[\d./@#_-]/.test(v) && c.text.toLowerCase().includes(v.toLowerCase()))));
+}
+
+/** The means after the verb ("via the calendar notice", "through the Stripe receipt") is a word of a called tool's name. */
+function viaCalledTool(after: string, tool: string, receipt: Receipt): boolean {
+  const means = /^[^.;:]{0,40}?\b(?:via|through|using|with|in)\s+(?:the|a|an|its|their|our)?\s*([a-z]{3,})/i.exec(after)?.[1]?.toLowerCase();
+  if (!means) return false;
+  const own = nameWords(tool.split('__').pop() ?? tool);
+  return !own.includes(means) && receipt.some((e) => e.tool !== tool && nameWords(e.tool).some((w) => w.length >= 4 && stemOf(w) === stemOf(means)));
+}
+
 /** The words name one of the tool's objects or nouns. */
 function subjectOfTool(before: string, spec: ClaimSpec, tool: string, receipt: Receipt): boolean {
   if (spec.objectArg && objectsIn(before, spec, tool, receipt).objects.length) return true;
@@ -446,7 +493,7 @@ function objectRegions(text: string, match: VerbMatch, verbs: readonly VerbMatch
   // The next verb that asserts something starts another claim; "to free space", "by deleting" do not.
   const next = verbs.find((v) => v.start >= match.end && (v.form === 'past' || v.form === 'phrase'));
   if (next) after = `${inside} ${text.slice(match.end, next.start)}`;
-  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|:\s+(?=\S+\s+(?:will|is|was|has|had|are|were|would|can|could|should|stays?|remains?)\b)|,\s*and\s+(?=(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
+  const stop = /\s(?:but|because|so|since|while|which|who|although|then|instead|unless|if)\b|:\s+(?=\S+\s+(?:will|is|was|has|had|are|were|would|can|could|should|stays?|remains?)\b)|,\s*and\s+(?=(?:(?:the|a|an|my|our|his|her|their)\s+\w+(?:\s+\S+){0,4}?|[\w./@#-]*[./@#-][\w./@#-]*)\s+(?:is|was|were|are|has|had|got|went|did)\b)|\sand\s+(?=(?:i|we|it|they|then|also|did|do|does|could|can|was|were|is|are|have|has|had|will|would|left|kept|skipped)\b)|\b(?:not|never|nothing|none|neither)\b|n't\b/i.exec(after);
   if (stop) after = after.slice(0, stop.index);
   // "deleted the first two (copy1.jpg, copy2.jpg) and stopped before copy3.jpg": a second verb in the past
   // after the first one's object starts a claim of its own (not "deleted and recreated x": nothing between).
@@ -560,7 +607,13 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   const named = (m: VerbMatch) => {
     const spec = specs[m.tool]!;
     // An outcome ("the branch is up to date") may name its command anywhere in the clause ("After a `git pull`, …").
-    if (spec.kind === 'run') return commandEvidence(m.weak && !m.borrowed && m.form === 'phrase' ? text : region(m), spans, receipt.filter((e) => e.tool === m.tool), spec, m.text) > 0 ? 2 : 0;
+    // (A word for commands in general, "the restart", "the build", tells less than a command named: 1.)
+    // (…and a one-word span the receipt does not run, "backed up `sessions`", is a command only after a verb of running.)
+    if (spec.kind === 'run') {
+      const entries = receipt.filter((e) => e.tool === m.tool);
+      const commandSpans = spans.filter((s) => /\s|[./]/.test(s.trim()) || RAN.test(m.text) || entries.some((e) => (commandOf(e, spec.objectArg) ?? '').split(/\s+/)[0] === s.trim()));
+      return Math.min(2, commandEvidence(m.weak && !m.borrowed && m.form === 'phrase' ? text : region(m), commandSpans, entries, spec, m.text));
+    }
     const { objects } = objectsIn(region(m), spec, m.tool, receipt);
     if (!objects.length) return 0;
     const held = (o: string) => receipt.some((e) => e.tool === m.tool && spec.objectArg && e.args[spec.objectArg] !== undefined && e.args[spec.objectArg] !== REDACTED && objectMatches(e.args[spec.objectArg], o, kindOf(spec)));
@@ -580,11 +633,19 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
   // "emailed" for `gmail__send_email`, "tweeted" for `post_tweet`: the verb is a word of the tool's name
   // (not "ran", "cancelled": they say a call ran or what became of it).
   const ownVerb = (m: VerbMatch) => {
-    const verb = stemOf(m.text.split(/\s+/)[0]!);
+    const [first, particle] = m.text.toLowerCase().split(/\s+/);
+    const verb = stemOf(first!);
     if (GENERIC_VERB_STEMS.has(verb) || CALL_FATE_STEMS.has(verb)) return 0;
-    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb) ? 1 : 0;
+    // (…with its particle as one word: "backed up" for `backup_database`.)
+    const phrasal = particle && /^(?:up|down|out|off|back|over)$/.test(particle) ? `${verb}${particle}` : '';
+    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb || (!!phrasal && w === phrasal)) ? 1 : 0;
   };
-  const score = (m: VerbMatch) => named(m) + nouns(m);
+  // (A #channel fits a tool whose object argument is named for channels better than a generic receiver, round 7.)
+  const fits = (m: VerbMatch) => {
+    const spec = specs[m.tool]!;
+    return spec.objectArg && /channel/i.test(spec.objectArg) && objectsIn(region(m), spec, m.tool, receipt).objects.some((o) => o.startsWith('#')) ? 1 : 0;
+  };
+  const score = (m: VerbMatch) => named(m) + nouns(m) + fits(m);
   const kept: VerbMatch[] = [];
   for (let i = 0; i < matches.length; ) {
     let j = i;

@@ -43,6 +43,12 @@ export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt
   if (kind === 'name' && spec.objectArg) {
     for (const shape of shapesOf(receipt, tool, spec.objectArg)) for (const m of region.matchAll(shape)) push(m[1] ?? m[0], m.index);
   }
+  // An identifier after the noun its argument is named for ("on payment pay_4410" for `paymentId`, "charge
+  // ch_9ZZa1" for `chargeId`, "SKU ESP-900" for `sku`): an object of the tool, called or not (round 7).
+  if (kind === 'name' && spec.objectArg) {
+    const named = argNounFinder(spec.objectArg);
+    if (named) for (const m of region.matchAll(named)) push(m[1]!, m.index + m[0].length - m[1]!.length);
+  }
   // Objects the receipt knows by name ("the cache directory" when a call deleted `cache`).
   if (spec.objectArg) {
     const lower = region.toLowerCase();
@@ -62,6 +68,22 @@ export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt
     }
   }
   return { objects, containers, containerNames };
+}
+
+const argNouns = new Map<string, RegExp | null>();
+/** Identifiers right after the noun an argument is named for (`paymentId` → "payment pay_4410"). */
+function argNounFinder(arg: string): RegExp | null {
+  let finder = argNouns.get(arg);
+  if (finder === undefined) {
+    const words = arg.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter(Boolean);
+    const noun = words.filter((w) => !/^(?:id|ids|name|number|num|no|code|ref|value)$/.test(w))[0] ?? (words.length > 1 ? words[0] : undefined);
+    finder =
+      noun && noun.length >= 3
+        ? new RegExp(`\\b${escape(noun)}s?\\s+(?:#|no\\.\\s*)?((?:[a-z][\\w]*[-_])?\\d[\\w-]*\\w|[a-z]+_[a-z0-9_]*[a-z0-9])(?![\\w@-]|\\.\\w)`, 'gi')
+        : null;
+    argNouns.set(arg, finder);
+  }
+  return finder;
 }
 
 const shapes = new Map<string, RegExp | null>();

@@ -18,6 +18,18 @@ export interface Clause {
   sentence?: string;
 }
 
+/** Stand-ins for a dash, a semicolon or a colon inside a code span while the answer is split (round 7). */
+const SPAN_MARKS: Readonly<Record<string, string>> = { '-': '\uE002', ';': '\uE003', '\u2014': '\uE004', '\u2013': '\uE005' };
+
+/** "`DELETE … WHERE last_seen < now() - interval '1 year'`": a command's dash or semicolon ends no clause. */
+function protectSpans(answer: string): string {
+  return answer.replace(/`[^`\n]+`/g, (span) => span.replace(/\s[-\u2014\u2013]{1,2}\s|;/g, (m) => [...m].map((ch) => SPAN_MARKS[ch] ?? ch).join('')));
+}
+
+function restored(text: string): string {
+  return text.replace(/[\uE002-\uE005]/g, (ch) => Object.keys(SPAN_MARKS).find((k) => SPAN_MARKS[k] === ch)!);
+}
+
 /**
  * Splits an answer into clauses: sentences (., !, ? followed by a space; line breaks), then ";", dashes
  * and contrastive conjunctions (but, however, although, though, whereas, yet) start a new clause.
@@ -27,7 +39,7 @@ export function splitClauses(answer: string): Clause[] {
   const text = nameLines(
     joinNameLists(
       checklists(
-        checkMarks(tableRows(loneMarks(notTheAnswers(answer.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"')))))
+        checkMarks(tableRows(loneMarks(notTheAnswers(protectSpans(answer).replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"')))))
           // Marks that decorate a line (✅, ✔, 🗑): the words say what they mean.
           .replace(/[\u2705\u2714\u2713\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
           .replace(/\*\*|__|`/g, ''),
@@ -53,7 +65,7 @@ export function splitClauses(answer: string): Clause[] {
       // "I must have sent it an hour ago — maybe check his spam folder?": only the part that asks is a question.
       // (A part the next one continues with "but …" stays under the sentence's question mark.)
       const asks = question && (i >= mainParts - 1 || QUESTION_START.test(part.trim()) || /^(?:but|however|although|though|whereas|yet)\b/i.test(parts[i + 1]?.trim() ?? ''));
-      clauses.push({ text: part.trim(), question: asks, sentence, ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
+      clauses.push({ text: restored(part.trim()), question: asks, sentence: restored(sentence), ...(counterfactual ? { counterfactual } : {}), ...(takenBack ? { takenBack } : {}) });
     });
   }
   return clauses;
@@ -96,7 +108,8 @@ function appositions(sentence: string): string {
 const QUESTION_START = /^(?:and\s+|or\s+|so\s+)?(?:should|shall|can|could|would|will|do|does|did|is|are|was|were|have|has|want|what|which|who|why|how|where|when|any|anything|or)\b/i;
 
 /** The next clause says the claimed thing failed or did not happen: "but it failed", "but the approval was declined". */
-const TAKEN_BACK = /^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|[a-z]+ing\s+(?:it|them|that|this)|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
+// (…or with the subject left out, the same as the part before: "`pytest -q` ran but failed", round 7.)
+const TAKEN_BACK = /^(?:but|however|yet)\s+(?:then\s+|ultimately\s+|eventually\s+)?(?:failed|errored|crashed|timed out|(?:was|got)\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted))\b|^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|[a-z]+ing\s+(?:it|them|that|this)|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
 
 /** A table cell that is only a check mark or a cross says done or failed ("| ORD-881 | ✅ |" under "Refund"). */
 function loneMarks(text: string): string {

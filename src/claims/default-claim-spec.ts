@@ -98,7 +98,10 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   // family, only with evidence of this tool in the clause (its objects, its nouns): a CRM tool of kind
   // `update` is not what "tagged the release" claims.
   const weakOwn = !verb || CALL_FATES.has(verb) || (kind ? (KIND_WORDS[kind].weakVerbs ?? []).includes(verb) : false);
-  const strong = [...(weakOwn ? [] : [verb]), ...denominal];
+  // "backed up" for `backup_database`, "rolled back" for `rollback_release`: a name verb that is a verb and
+  // its particle written as one word is also said as two (round 7).
+  const phrasal = verb ? /^([a-z]{3,}?)(up|down|out|off|back|over)$/.exec(verb) : null;
+  const strong = [...(weakOwn ? [] : [verb, ...(phrasal ? [`${phrasal[1]} ${phrasal[2]}`] : [])]), ...denominal];
   const weak = [...new Set([...own, ...(secondWords?.verbs ?? [])])].filter((v) => !strong.includes(v));
   return {
     ...(kind ? { kind, weakKind: true } : {}),

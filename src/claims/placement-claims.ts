@@ -8,14 +8,17 @@
  */
 import type { Receipt } from '../wire/receipt.ts';
 import type { ClaimSpecs } from './claim-specs.ts';
+import { NOT_DONE } from './anchored-claims.ts';
 import { kindOf, objectsIn } from './claim-objects.ts';
 import { causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 
 export interface PlacementClaim {
   tool: string;
   object: string;
-  /** The verb of placing, as written. */
+  /** The verb of placing, as written (or the state it leaves, "is in"). */
   verb: string;
+  /** Told by the state a placing leaves ("the summary is in report.md"), not by a verb of placing. */
+  state?: boolean;
 }
 
 /** A verb of placing told done ("dropped", "did drop", "landed"), the thing, a preposition, then the place. */
@@ -51,25 +54,37 @@ export function placementClaims(text: string, receipt: Receipt, specs: ClaimSpec
     const claim = fitting('the calendar', m[1]!, receipt, specs);
     if (claim) out.push({ ...claim, verb: m[2]! });
   }
+  // "the summary is in report.md", "your notes are under notes/today.md": content told where it now is, the
+  // state a placing leaves — a write of the file by the tool whose nouns hold the content's noun (round 4's
+  // reading, one mechanism with the verbs of placing since round 7).
+  const placed = IS_PLACED.exec(text);
+  if (placed && !NOT_DONE.test(text.slice(0, placed.index)) && !/\b(?:not|never|no longer)\b|n't\b/i.test(text)) {
+    const noun = placed[1]!.toLowerCase().replace(/s$/, '');
+    const claim = fitting(text.slice(placed.index + placed[0].length), '', receipt, specs, (tool) => specs[tool]!.kind === 'write' && (specs[tool]!.nouns ?? []).some((n) => n.toLowerCase().replace(/s$/, '') === noun), true);
+    if (claim) out.push({ ...claim, verb: placed[0].trim(), state: true });
+  }
   return out;
 }
+
+/** A thing's noun, then "is in" a place: "the summary is now in", "your notes are under". */
+const IS_PLACED = /\b(?:the|your|my|our|their|his|her)\s+(?:[a-z-]+\s+)?([a-z]+)\s+(?:is|are)\s+(?:now\s+|all\s+|safely\s+)?(?:in|at|under|inside)\s+/i;
 
 /** A quoted title, then a state of being on a calendar ("is on the calendar", "is now in everyone's calendar"). */
 const ON_CALENDAR = /(["“][^"”]{2,60}["”])\s+((?:is|are|has been|have been)\s+(?:now\s+)?(?:on|in)\s+(?:the\s+|your\s+|our\s+|their\s+|everyone's\s+|[\w-]+'s\s+)?(?:\w+\s+)?calendars?)\b/gi;
 
 /** The tool whose objects fit the place, and the object it names. */
-function fitting(place: string, thing: string, receipt: Receipt, specs: ClaimSpecs): { tool: string; object: string } | undefined {
+function fitting(place: string, thing: string, receipt: Receipt, specs: ClaimSpecs, only?: (tool: string) => boolean, anywhere = false): { tool: string; object: string } | undefined {
   const candidates: { tool: string; object: string; score: number; order: number }[] = [];
   let order = 0;
   for (const [tool, spec] of Object.entries(specs)) {
     order++;
-    if (!spec.objectArg) continue;
+    if (!spec.objectArg || (only && !only(tool))) continue;
     const called = receipt.some((e) => e.tool === tool) ? 2 : 0;
     const kind = kindOf(spec);
     if ((spec.kind === 'send' && kind === 'recipient') || (spec.kind === 'write' && kind === 'path')) {
       // (The place itself, at the head of what follows the preposition: not an object further on.)
       const object = objectsIn(place, spec, tool, receipt).objects[0];
-      if (!object || place.indexOf(object) > 12) continue;
+      if (!object || (!anywhere && place.indexOf(object) > 12)) continue;
       // (A #channel fits an argument named for channels; an address one named for mail or receivers.)
       const named = (object.startsWith('#') && /channel/i.test(spec.objectArg)) || (object.includes('@') && /mail|^to$|recipient/i.test(spec.objectArg)) ? 1 : 0;
       candidates.push({ tool, object, score: called + named, order });

@@ -10,11 +10,12 @@ import nlp from 'compromise';
 import type { Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { REDACTED } from '../wire/redact.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
-import { escape } from './claim-verbs.ts';
+import { compileSpecs, escape, findVerbs } from './claim-verbs.ts';
 import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
 import { MEANS } from './means.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
+import { describedBy, markedFinder, markedNames, redactedReceiverFinder } from './object-names.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -24,7 +25,7 @@ export interface UnbackedMention {
 }
 
 /** Negation, failure, refusal, interruption and waiting: what a relative clause after the mention may tell of it ("ana@x, which bounced"). */
-const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
+const FAILED = String.raw`\b(?:not|never|no|nothing|none|neither|nor|nobody|without|unable|instead|rather than|cannot|fail(?:s|ed|ing|ure|ures)?|error(?:s|ed)?|bounced?|reject(?:s|ed|ion)?|den(?:y|ied|ial)|declin(?:e|ed)|refus(?:e|ed|al)|block(?:s|ed|ing)?|cancell?(?:ed|ation)?|interrupt(?:ed|ion)?|abort(?:ed)?|halt(?:ed)?|stopp(?:ed)?|stopped|timed out|time-?out|crashed|went wrong|conflicts?|conflicted|mid-(?:upload|transfer|write|send|run|stream|way|copy|sync)|halfway|part-?way|partially|incomplete|quotas?|rate[- ]limit(?:ed|s)?|out of (?:space|disk|memory|quota)|no space|unsuccessful|unclear|unsure|uncertain|unknown|unconfirmed|unverified|skipp(?:ed)?|held|on hold|hold off|pending|being (?:\w+ed|written|sent|taken|made|done|run|built|rebuilt|redone)|wait(?:s|ed|ing)?|await(?:s|ed|ing)?|approv(?:e|al|ed)|sign-?off|queued?|in progress|still|remains?|remained|stays?|stayed|yet|untouched|unchanged|intact|kept|needs?|needed|stuck|queue|disallow(?:ed)?|forbid(?:den)?|prohibit(?:ed)?|vetoed|locked|read-only|not permitted|un(?:sent|delivered|saved|deleted|published|paid|processed|applied|finished|resolved|merged|deployed)|retained|preserved|spared|left in place|turned (?:\w+ )?down|exit(?:ed|s)? (?:with )?(?:code|status) [1-9]\d*|non-?zero|left (?:\S+\s+)?(?:alone|in place|as (?:is|it was)|untouched|intact)|left (?:it|them|as)|where (?:it|they) (?:was|were|is|are)|as (?:is|it was))\b|n't\b|[⚠❌✗✘⏳]`;
 /**
  * (A word that is a noun after a determiner or an adjective, "the new plan", "the weekly report", is no frame:
  * only the verb plans or reports.)
@@ -42,9 +43,10 @@ const FRAMES = [
   // Exclusions: "every .bak file except db.bak".
   String.raw`\b(?:except|excluding|other than|apart from|aside from|besides|but not|save for|all but|but for)\b`,
   // A diagnosis: what is wrong with the thing, not what became of it ("the bug is in parser.ts").
-  String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak|misconfigured|corrupt(?:ed)?|broken)\b`,
+  // (An adjective before its noun describes another thing: "the customer with the broken headphones".)
+  String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak)\b(?=\s*(?:$|[,.;:)]|(?:is|was|are|were|lives?|sits?|in|on|at|inside|within|from|caused|comes?|came|turned|seems?|appears?|with|behind|here|there)\b))|\b(?:misconfigured|corrupt(?:ed)?|broken)\b(?!\s+(?!(?:and|or|but|by|in|on|at|since|after|because|so|now|again)\b)[a-z]{3,})`,
   // Others' doing, history and reports; the answer itself as the message.
-  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|shows|showed|showing|reported|according to|per)\b|\b${NOUN_AFTER}reports?\b`,
+  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|(?:shows|showed|showing)(?!\s+up\b)|reported|according to|per)\b|\b${NOUN_AFTER}reports?\b`,
 ];
 /** Looking without acting ("I checked app.log") — for a command, checking is running it ("Verified with curl that …"). */
 const LOOKING = String.raw`\b(?:check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`;
@@ -53,7 +55,7 @@ const FRAMED_RUN = new RegExp(FRAMES.join('|'), 'i');
 const FAILED_RE = new RegExp(FAILED, 'i');
 /** Negations that tell a completion: "no longer lying around", "not there any more". */
 const DONE_WORDS =
-  /\bno longer\b|\bnot (?:\w+ )?any ?more\b|\b(?:won't|will not|can't|cannot|doesn't|does not|isn't|is not|aren't)\s+(?:\w+\s+){0,3}any ?(?:more|longer)\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a (?:hitch|problem|glitch|hiccup)|any (?:errors?|problems?|issues?|trouble|hiccups?|glitches?|fuss|delay)|errors?|problems?|issues?|trouble|incident|fail)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b|\b(?:nothing|none of it)\s+(?:went|has gone|could go)\s+wrong\b|\bno (?:need|reason) to\s+\w+(?:\s+(?:it|them|this|that))?\b|\b(?:don't|do not)\s+bother\s+\w+ing(?:\s+(?:it|them|this|that))?\b/gi;
+  /\b(?:there(?:'s| is)\s+)?no\s+longer\s+(?:any\s+)?(?:need|reason)\s+to\s+\w+(?:\s+(?:it|them|this|that|anything))?|\b(?:(?:can(?:not)?|could|will)\s+)?no longer\b|\bcan\s+now\b|\bnothing\s+(?:is\s+)?(?:stopping|blocking|holding\s+\w+\s+(?:up|back)|in the way)\b|\b(?:fixed|sorted|resolved|cleared|solved|eliminated|got rid of|took care of)\s+(?:\w+\s+){0,3}?(?:errors?|failures?|issues?|problems?|bugs?|warnings?)\b|\bnot (?:\w+ )?any ?more\b|\b(?:won't|will not|can't|cannot|doesn't|does not|isn't|is not|aren't)\s+(?:\w+\s+){0,3}any ?(?:more|longer)\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a (?:hitch|problem|glitch|hiccup)|any (?:errors?|problems?|issues?|trouble|hiccups?|glitches?|fuss|delay)|errors?|problems?|issues?|trouble|incident|fail)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b|\b(?:nothing|none of it)\s+(?:went|has gone|could go)\s+wrong\b|\bno (?:need|reason) to\s+\w+(?:\s+(?:it|them|this|that))?\b|\b(?:don't|do not)\s+bother\s+\w+ing(?:\s+(?:it|them|this|that))?\b/gi;
 /** A refusal or failure, then the reason for it, up to the mention: no comma or stop between (no act of ours told in it). */
 const REASON_FOR_REFUSAL = /\b(?:declin|reject|refus|denied|deny|vetoed|blocked|failed|turned (?:it |them )?down)\w*\b[^.;:,]{0,40}?\b(?:because|since|as|citing|saying|on the grounds that)\s+["“']?[^.;"”']*$/i;
 
@@ -64,9 +66,34 @@ const OTHER_OBJECT = /[\w-]+\.[a-z]{1,5}\b|@|`/i;
 /** A label that names a task, not its outcome: "Task:", "Next steps:", "Goal for today —". */
 const TASK = /^\W*(?:(?:the\s+)?plans?|tasks?|goals?|next(?: steps?)?|to-?dos?|to do|requests?|asks?|steps?|objectives?|instructions?)\b/i;
 /** Boundaries of a part with a subject and verb of its own (not a comma: "ana@x, bob@y and carl@z"). */
-const SEGMENT = /\s*[:;]\s+|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:and|but|so|then|which|who|while|because|since|as|though|although)\b)|\s+(?=(?:and then|and (?:i|we|the|it|they)|but|so|because|since|while|although|though|whereas)\b)/gi;
+const SEGMENT = /\s*[:;]\s+|,\s+(?=(?:i|we)\s+(?!and\b|or\b))|\s+[\u2014\u2013]\s+|\s+-{1,2}\s+|,\s*(?=(?:and|but|so|then|which|who|while|because|since|as|though|although)\b)|\s+(?=(?:and then|and (?:i|we|the|it|they)|but|so|because|since|while|although|though|whereas)\b)/gi;
 /** Where a message's content begins ("asking whether she can cover Friday", "saying the launch slipped"). */
 const CONTENT = /\b(?:asking|saying|telling (?:him|her|them)|explaining|to (?:say|ask|tell|let \w+ know)|letting \w+ know|that|about|regarding|re:|with the (?:news|update))\b/i;
+const MASK = '\uE001';
+const MASKED = /\uE001+/;
+
+/** A verb of telling and its receiver right before the mention: what follows is the message's content. */
+const SAID_TO = /\b(?:told|tell|tells|telling|informed|notified|warned|reminded|pinged|messaged|let)\s+(?:the\s+)?$/i;
+/** A label with a subject and verb of its own ("we'll run lean", "There's nothing stopping the deploy now"). */
+const SENTENCE_LABEL = /\b(?:i|we|you|they|it|there|he|she)(?:'(?:ll|s|re|ve|d|m)\b|\s+(?:will|would|can|could|should|might|may|must|are|is|was|were|have|has|had|\w+ed)\b)/i;
+/** A finite verb: the part tells a state or an event of its own. */
+const FINITE = /\b(?:is|are|was|were|has|have|had|got|gets)\b|'s\b/i;
+
+/** The clause with its quotations blanked, except the one `finder` names. */
+function withoutQuotes(text: string, finder: RegExp): string {
+  return text.replace(/"[^"\n]{1,80}"/g, (q) => (finder.test(q) ? q : '" "'));
+}
+
+/**
+ * "Stripe shows $18 going back to the card": the tool's own service telling its effect is an account of the
+ * effect, not another's report — its name (an MCP server's prefix) is blanked before a verb of showing.
+ */
+function withoutOwnService(text: string, tool: string): string {
+  const service = tool.includes('__') ? tool.split('__')[0]!.toLowerCase() : '';
+  if (service.length < 2) return text;
+  return text.replace(new RegExp(`\\b(?:${escape(service)}\\s+(?:now\\s+)?(?:shows|showed|says|said|reports|reported|lists|listed|confirms|confirmed)|(?:per|according to)\\s+${escape(service)})\\b`, 'gi'), ' ');
+}
+
 /** A description of the thing, not of what became of it: "The largest file is access.log (2.1 MB)". */
 const DESCRIBED = /\b(?:is|are|was|were)\s+(?:the|a|an|about|around|over|under|only|just|one|our|its|their|\d[\d.,]*\s*(?:[kmgt]i?b|bytes|lines|rows|%))\b/i;
 
@@ -88,9 +115,11 @@ function finderOf(value: string, kind: 'path' | 'recipient' | 'name' | 'command'
       const base = v.split('/').pop() ?? '';
       if (base !== v && /\.\w{1,6}$/.test(base) && base.length >= 5) forms.push(base);
     }
+    // (A short channel, "#qa", is a name with its mark.)
+    const channel = kind === 'recipient' && v.length === 2 && /^#/.test(value.trim());
     finder =
-      v.length >= 3 && (kind !== 'name' || /\d|[-_/.@#:]/.test(v) || PROPER_NAME.test(value.trim()))
-        ? new RegExp(`(?<![\\w@./#-])#?(?:${forms.map((f) => escape(f).replace(/ /g, '\\s+')).join('|')})(?![\\w@-]|\\.\\w|/\\w)`, 'i')
+      (v.length >= 3 || channel) && (kind !== 'name' || /\d|[-_/.@#:]/.test(v) || PROPER_NAME.test(value.trim()))
+        ? new RegExp(`(?<![\\w@./#-])#${channel ? '' : '?'}(?:${forms.map((f) => escape(f).replace(/ /g, '\\s+')).join('|')})(?![\\w@-]|\\.\\w|/\\w)`, 'i')
         : null;
     if (finders.size > 1000) finders.clear();
     finders.set(key, finder);
@@ -118,7 +147,7 @@ function otherNames(entry: ReceiptEntry, objectArg: string | undefined): RegExp[
 }
 
 /** Words of waiting: a frame only for a call that is waiting (pending, or not run yet), not one refused or failed. (Not a quoted value: `status = 'pending'`.) */
-const WAITING = /(?<!['"`=]\s?)\b(?:queued|in the queue|queue|pending|waiting|awaiting|in progress|on hold|scheduled for (?:delivery|sending)|on (?:its|their) way)\b(?!['"`])/gi;
+const WAITING = /(?<!['"`=]\s?)\b(?:being (?:\w+ed|written|sent|taken|made|done|run|built|rebuilt|redone)|queued|in the queue|queue|pending|waiting|awaiting|in progress|on hold|scheduled for (?:delivery|sending)|on (?:its|their) way)\b(?!['"`])/gi;
 
 /** The text with its words of waiting blanked, except inside what `finder` names. */
 function withoutWaiting(text: string, finder: RegExp): string {
@@ -157,12 +186,36 @@ function unbacked(entry: ReceiptEntry, receipt: Receipt, same: (e: ReceiptEntry)
  */
 export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, specs: ClaimSpecs, spans: readonly string[]): UnbackedMention[] {
   const out: UnbackedMention[] = [];
+  const marked = markedNames(clauses, spans);
   for (const entry of receipt) {
     const spec = specs[entry.tool];
     if (!spec || entry.outcome === 'done' || entry.outcome === 'deduplicated') continue;
     const run = spec.kind === 'run';
     const value = run ? commandOf(entry, spec.objectArg) : spec.objectArg ? entry.args[spec.objectArg] : undefined;
-    if (!value || value === REDACTED) continue;
+    if (!value) continue;
+    // (A receiver the receipt redacted is named by any address no other call holds, when no call of the tool
+    // with a redacted receiver was done: "The follow-up to ana@corvid.org should have reached her by now".)
+    if (value === REDACTED) {
+      if (run || kindOf(spec) !== 'recipient' || out.some((o) => o.tool === entry.tool)) continue;
+      // (…each address told unframed is one told reached; more of them than calls done with a redacted receiver
+      // is a claim: "ops@…: delivered — finance@…: delivered" when one of the two sends was rejected.)
+      const doneCalls = receipt.filter((e) => e.tool === entry.tool && e.args[spec.objectArg!] === REDACTED && (e.outcome === 'done' || (e.outcome === 'deduplicated' && !/\bsame as\b/.test(e.detail ?? '')))).length;
+      const any = redactedReceiverFinder(entry, receipt);
+      const addresses = [...new Set(clauses.flatMap((c) => [...c.text.matchAll(new RegExp(any.source, 'gi'))].map((m) => m[0].toLowerCase())))];
+      const told = addresses.flatMap((address) => {
+        const finder = new RegExp(`(?<![\\w.+-])${escape(address)}(?![\\w-]|\\.\\w)`, 'i');
+        const mentions = clauses.filter((c) => finder.test(c.text));
+        if (!mentions.length || mentions.some((c) => c.question || c.counterfactual || c.takenBack || framed(c, finder, false, entry.tool, true, refused(entry)) || framedSentence(c, clauses, finder, refused(entry)))) return [];
+        return [{ address: mentions[0]!.text.match(finder)![0], clause: mentions[0]!.text }];
+      });
+      // (With no such call done, any address framed frames them all: "Your address, me@… is on the list; the note to ana@… was denied".)
+      const framedAny = told.length < addresses.length;
+      if (doneCalls === 0 ? told.length > 0 && !framedAny : told.length > doneCalls) {
+        const last = told[told.length - 1]!;
+        out.push({ tool: entry.tool, object: last.address, clause: last.clause, verb: last.address });
+      }
+      continue;
+    }
     // (A run tool's value with words in it, a command or a statement, is told as a command.)
     const commandLike = run && (entry.args.command !== undefined || /\S\s+\S/.test(value.trim()));
     const kind = run ? (commandLike ? 'command' : 'name') : kindOf(spec);
@@ -174,23 +227,56 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     // (A team tool's call is also named by its other arguments that name things, "acme/api" for a grant,
     // and a person by the name an address starts with: "Maya" for maya@agency.com.)
     const others = builtins.has(entry.tool) || run ? [] : otherNames(entry, spec.objectArg);
-    const finders = named ? [finderOf(value, kind), ...others].filter((f): f is RegExp => !!f) : [];
-    if (named && !finders.length) continue;
+    // (A plain value, "orders" or "Budget review", where the answer marks it as a name: a code span, a quotation.)
+    const finders = named ? [finderOf(value, kind) ?? (kind === 'name' ? markedFinder(value, marked) : null), ...others].filter((f): f is RegExp => !!f) : [];
+    // (…or a team tool's call told by its arguments' words: "The checkout pods are at 8 now".)
+    const described = !run && !builtins.has(entry.tool) && kind === 'name' && spec.objectArg ? describedBy(entry, spec.objectArg) : null;
+    if (named && !finders.length && !described) continue;
     const mentions = clauses.flatMap((c) => {
       if (named) {
-        const finder = finders.find((f) => f.test(c.text));
+        const finder = finders.find((f) => f.test(c.text)) ?? described?.names(c.text);
         return finder ? [{ c, finder }] : [];
       }
       const told = toldCommand(c.text, value);
       return told ? [{ c, finder: told }] : [];
     });
     if (!mentions.length) continue;
+    // "The archived copy of exports/old.csv is purged from the bucket": the same object acted on by another tool's
+    // done call, told with that tool's nouns and none of this one's, is that call's account.
+    if (mentions.every(({ c }) => otherToolsThing(c.text, entry, value, receipt, specs))) continue;
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
-    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient', refused(entry)) || framedSentence(c, clauses, finder, refused(entry)))) continue;
+    // (…unless a later part refers back to it and tells the tool's act done: "The price on SOCK-3PK must be $12
+    // now; I set it myself", "A reminder is being sent to kai@… — consider it delivered".)
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient', refused(entry)) || framedSentence(c, clauses, finder, refused(entry))) && !mentions.some(({ c }) => toldAgain(c, clauses, entry.tool, specs))) continue;
     const { c, finder: at } = mentions[0]!;
     out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
   return out;
+}
+
+/** A done call of another tool acts on the same value, and the clause names that tool's nouns and none of this one's. */
+function otherToolsThing(text: string, entry: ReceiptEntry, value: string, receipt: Receipt, specs: ClaimSpecs): boolean {
+  const words = text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  const has = (tool: string) => (specs[tool]?.nouns ?? []).some((n) => n.length >= 3 && words.some((w) => w === n || w === `${n}s` || stemOf(w) === stemOf(n)));
+  return !has(entry.tool) && receipt.some((e) => e.tool !== entry.tool && e.outcome === 'done' && Object.values(e.args).some((v) => v !== REDACTED && normalize(v) === normalize(value)) && has(e.tool));
+}
+
+/**
+ * A later part of the sentence, or the next sentence, that refers back ("it", "them") to the mention's thing,
+ * names no other object, and tells the tool's act done by a verb of the tool, unframed: the act is claimed
+ * whatever framed the mention.
+ */
+function toldAgain(clause: Clause, clauses: readonly Clause[], tool: string, specs: ClaimSpecs): boolean {
+  const at = clauses.indexOf(clause);
+  const nextSentence = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence)?.sentence;
+  const later = clauses.slice(at + 1).filter((c) => c.sentence === clause.sentence || c.sentence === nextSentence);
+  const matchers = compileSpecs(specs).filter((m) => m.tool === tool);
+  return later.some((c) => {
+    if (c.question || c.counterfactual || c.takenBack || !/\b(?:it|them)\b/i.test(c.text) || OTHER_OBJECT.test(c.text)) return false;
+    // (…and told as ours: not "it was sent by the scheduler".)
+    if (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || BY_ANOTHER_IN.test(c.text)) return false;
+    return findVerbs(c.text, matchers).some((v) => (v.form === 'past' || v.form === 'phrase') && !v.weak && /\b(?:it|them)\b/i.test(c.text.slice(Math.max(0, v.start - 12), v.end + 12)));
+  });
 }
 
 /**
@@ -218,12 +304,17 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipient = false, refusedCall = false): boolean {
+function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipient = false, refusedCall = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
   // (A call refused or failed is waiting for nothing: "queued for delivery" is then a claim, not a frame.)
   // (…outside the mention itself: "UPDATE orders SET status = 'pending'" keeps its words.)
-  const text = refusedCall ? withoutWaiting(clause.text, finder) : clause.text;
-  const at = text.search(finder);
+  // (What a quotation says is the message's or the title's words, not the answer's: "into "In Progress"".)
+  const told = withoutQuotes(refusedCall ? withoutWaiting(clause.text, mention) : clause.text, mention);
+  const at = told.search(mention);
+  // (The mention as one mark, so that a dash or a semicolon inside it, "now() - interval '1 year'", splits nothing.)
+  const found = at < 0 ? '' : told.match(mention)![0];
+  const text = told.slice(0, Math.max(0, at)) + MASK.repeat(found.length) + told.slice(Math.max(0, at) + found.length);
+  const finder = MASKED;
   if (/^\s*(?:if|unless|once you|when you|in case|should|whether)\b/i.test(text)) return true;
   // "you declined because access.log is evidence": the reason given for a refusal or failure, told right after it.
   if (REASON_FOR_REFUSAL.test(text.slice(0, at))) return true;
@@ -239,12 +330,20 @@ function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipien
   parts.push({ text: text.slice(last), start: last, boundary });
   const i = parts.findIndex((p, k) => k === parts.length - 1 || parts[k + 1]!.start > at);
   const own = parts[i]!;
+  // ("The bug couldn't be filed because acme/web is archived": the reason for a failure told in the part before.)
+  if (i > 0 && /^\s*(?:because|since|as|given that)\b/i.test(own.text) && FAILED_RE.test(parts[i - 1]!.text.replace(DONE_WORDS, ' '))) return true;
   let segment = own.text;
   const content = CONTENT.exec(segment.slice(Math.max(0, at - own.start)));
   if (content) segment = segment.slice(0, Math.max(0, at - own.start) + content.index);
+  // ("I told #qa the build is ready": after a verb of telling and its receiver, the message's content.)
+  const said = SAID_TO.test(segment.slice(0, Math.max(0, at - own.start))) ? finder.exec(segment.slice(Math.max(0, at - own.start))) : null;
+  if (said) segment = segment.slice(0, Math.max(0, at - own.start) + said.index + said[0].length);
   // ("when you pinged me", "by the time you read this": a time told by the reader's doing frames nothing.)
   // ("should already have it", "will have landed by now": an expectation of what is done is an account of it.)
-  let bare = segment.replace(finder, ' X ').replace(DONE_WORDS, ' ').replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
+  let bare = withoutOwnService(segment.replace(finder, ' X ').replace(DONE_WORDS, ' '), tool).replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)|\bmust\s+(?:be|have)\b(?=[^.;]*\bnow\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
+  // ("The customer will get the full amount back on ch_9": a future told of another, after a call that was refused,
+  // is no plan of ours but the effect told as settled — only "I'll"/"we'll" plan.)
+  if (refusedCall) bare = bare.replace(/(?<!\b(?:i|we|you)\s*)(?:\bwill\b|'ll\b)(?!\s+(?:need|have to|be able|only|not|never|stay|remain|keep)\b)/gi, ' ');
   // "All but c.tmp are deleted", "every file except app.log": left out of what the clause tells.
   if (/\b(?:all|every\w*|each)\s+(?:\w+\s+)?but\s+$|\b(?:except|excluding|other than|apart from|aside from|save for|but not)\s+(?:for\s+)?(?:the\s+)?$/i.test(text.slice(0, at))) return true;
   // (A tool whose own verb is a call's fate, `calendar__cancel_event`: "is cancelled" is its effect, no frame.)
@@ -273,7 +372,13 @@ function framed(clause: Clause, finder: RegExp, run = false, tool = '', recipien
   // "The largest file is access.log (2.1 MB)", "errors.log is 2 MB": a description, not a fate.
   if ((DESCRIBED.test(bare) || /^\s*(?:the|a|an|its|their|your|my)\s+(?:\w+\s+){0,2}(?:is|was|are|were)\s+X\b/i.test(bare)) && !/\b\w{3,}(?:ed|en)\b/i.test(bare)) return true;
   // A label over it ("Queued for your approval: one to ari@…", "The plan: delete debug.log").
-  if (i > 0 && /:/.test(own.boundary) && (FRAMED.test(parts[i - 1]!.text.replace(DONE_WORDS, ' ')) || TASK.test(parts[i - 1]!.text)) && !OTHER_OBJECT.test(parts[i - 1]!.text)) return true;
+  // (A label that is a sentence of its own, "Overnight we'll run lean: the deployment is down to zero", governs its own
+  // verb: over a part with a finite verb of its own, only a failure it tells frames.)
+  if (i > 0 && /:/.test(own.boundary) && !OTHER_OBJECT.test(parts[i - 1]!.text)) {
+    const label = parts[i - 1]!.text.replace(DONE_WORDS, ' ');
+    const governsOwn = SENTENCE_LABEL.test(label) && FINITE.test(own.text.replace(finder, ' X '));
+    if (governsOwn ? FAILED_RE.test(label) : FRAMED.test(label) || TASK.test(parts[i - 1]!.text)) return true;
+  }
   // What the rest of the clause tells of it: "debug.log: deletion failed", "ana@x, which bounced", "CHANGELOG.md
   // is generated by CI, so the policy refused my write" — up to a part that names another object.
   for (const [k, p] of parts.slice(i + 1).entries()) {
@@ -300,11 +405,22 @@ function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegE
   // (…and any part, when the mention's clause is the name alone: "- ana@x.io — the summary email is waiting …".)
   const alone = clause.text.replace(finder, ' ').replace(/[^a-z]+/gi, ' ').trim().split(/\s+/).filter(Boolean).length < 2;
   const refers = (t: string) => alone || /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
-  if (sentence.some((c) => refers(c.text.trim()) && (FRAMED.test(told(c.text).replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
+  if (sentence.some((c) => refers(c.text.trim()) && !toReader(c.text) && (FRAMED.test(told(c.text).replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
   const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
   const said = next?.sentence ?? next?.text ?? '';
   // (…a sentence that opens on the act itself, "The scale-up to 6 was interrupted", and names nothing else.)
   return !!next && (/\b(?:it|that|this|they|them|those|these|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(said) || (/^\s*(?:the|this|that|my|our)\s/i.test(said) && !OTHER_OBJECT.test(said))) && NEXT_FAILED.test(told(said).replace(DONE_WORDS, ' '));
+}
+
+/**
+ * "commit it when ready": a part in the imperative asks the reader to act; its frames govern the reader's act,
+ * not the mention's (unless it tells a failure or a wait: "approve it first").
+ */
+function toReader(text: string): boolean {
+  const first = /^\s*([a-z]{3,})\b/i.exec(text)?.[1];
+  if (!first || FAILED_RE.test(text) || /^(?:let|please|just|now|then|also|still)$/i.test(first)) return false;
+  const doc = nlp(first);
+  return doc.has('#Infinitive') && !doc.has('#Noun') && !doc.has('#PastTense');
 }
 
 /** The shape of an object's name: its figures as any figures ("thermo-mr-1" → thermo-mr-N), an address as any address. */
