@@ -719,6 +719,30 @@ describe('PostgreSQL store: migrations and outages', { skip: pgSkip }, () => {
     }
   });
 
+  test('a connection lost while a transaction holds it: no uncaught exception (which would end the worker), and the next call works', async () => {
+    const pgServer = await serverReady();
+    await pgServer.createDatabase('store_checked_out');
+    const store = await PostgresStore.open(pgServer.url('store_checked_out'));
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      // Between two statements of a transaction (a trace write, a ledger entry) the server drops the connection.
+      const inTransaction = (store as unknown as { withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> }).withClient(async (client) => {
+        const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+        assert.equal(await pgExec('store_checked_out', 'SELECT pg_terminate_backend($1)', [pid]), 1);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return 'done';
+      });
+      assert.equal(await inTransaction, 'done');
+      assert.deepEqual(uncaught, [], "the lost connection's error is the store's, not the process's");
+      assert.equal((await store.beginEffect(unique('k'), 't', {})).created, true, 'the broken connection was not given back to the pool');
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await store.close();
+    }
+  });
+
   test('server stopped: calls reject with StoreUnavailableError; started again: they work, and subscriptions catch up', async () => {
     const pgServer = await serverReady();
     await pgServer.createDatabase('store_outage');

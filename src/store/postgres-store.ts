@@ -369,6 +369,10 @@ export class PostgresStore implements AgentStore {
       throw toStoreError(error, this.location);
     }
     let broken: Error | undefined;
+    // The pool listens for errors of idle clients only: a connection lost while this one is checked out emits
+    // 'error' on it (besides failing its query), an uncaught exception that would end the process.
+    const lost = (error: Error) => (broken = error);
+    client.on('error', lost);
     try {
       return await fn(client);
     } catch (error) {
@@ -377,6 +381,7 @@ export class PostgresStore implements AgentStore {
       if (mapped !== error) broken = error as Error;
       throw mapped;
     } finally {
+      client.removeListener('error', lost);
       client.release(broken);
     }
   }
