@@ -10,6 +10,7 @@ import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { placementClaims } from './placement-claims.ts';
+import { stateClaims } from './state-claims.ts';
 import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
 import { abstractTheme, causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
@@ -166,6 +167,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const implied = [
       ...anchoredClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
       ...receiverClaims(clause.text, receipt, specs, claimed, matches),
+      // "Fixture F-330 is showing on the public schedule now": a tool with no done call told by the state it leaves (round 8).
+      ...(clause.question || clause.counterfactual || clause.takenBack ? [] : stateClaims(clause.text, receipt, specs, claimed)).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
     ];
     // "Dropped a summary into #incident-204", "landed in writeup.md": the place tells the tool; the same verb
     // read as another tool's (a deletion's "dropped", a send's "landed in") of nothing, never called, goes.
