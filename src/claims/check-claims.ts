@@ -26,6 +26,12 @@ import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
 /**
+ * "If I remember right, I moved ENG-42 to In Progress": a hedge on the writer's memory is no condition — what
+ * it hedges is still told as done (round 8, kind 3). Taken out before the answer is read.
+ */
+const HEDGED_MEMORY = /\b(?:if (?:i|we) (?:remember|recall)(?: (?:it )?(?:right|rightly|correctly))?|if memory serves(?: me)?(?: (?:right|well|correctly))?|unless (?:i'm|i am) (?:mistaken|misremembering|wrong)|as far as (?:i|we) (?:remember|recall|can tell))\s*,?\s*/gi;
+
+/**
  * The claims in `answer` that the receipt contradicts: each clause that asserts a tool's effect (a claim
  * verb or phrase, not negated, not a question, promise, condition, advice or quotation) on an object —
  * or on no named object — needs a `done` entry of that tool (for that object) in the receipt.
@@ -36,7 +42,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
   const spans = codeSpans(answer);
-  const clauses = splitClauses(answer);
+  const clauses = splitClauses(answer.replace(HEDGED_MEMORY, ''));
   for (const told of clauses) {
     // "…in #support-leads; I've already let them know there": "there" read as the place it refers back to.
     const clause = withPlaceForThere(told, clauses);
