@@ -20,7 +20,7 @@ import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.
 import { splitClauses, type Clause } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
-import { CALL_FATES } from './verb-families.ts';
+import { CALL_FATES, OBJECT_VERBS } from './verb-families.ts';
 import { MEANS } from './means.ts';
 import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
@@ -647,7 +647,11 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     if (GENERIC_VERB_STEMS.has(verb) || CALL_FATE_STEMS.has(verb)) return 0;
     // (…with its particle as one word: "backed up" for `backup_database`.)
     const phrasal = particle && /^(?:up|down|out|off|back|over)$/.test(particle) ? `${verb}${particle}` : '';
-    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb || (!!phrasal && w === phrasal)) ? 1 : 0;
+    const own = nameWords(m.tool.split('__').pop() ?? m.tool);
+    if (own.some((w) => stemOf(w) === verb || (!!phrasal && w === phrasal))) return 1;
+    // (…or a verb English uses for the act on the name's object: "filed" for `create_issue`, round 8.)
+    const byObject = OBJECT_VERBS[own[own.length - 1]!.replace(/s$/, '')]?.[own[0]!] ?? [];
+    return byObject.some((v) => stemOf(v.split(/\s+/)[0]!).replace(/e$/, '') === verb.replace(/e$/, '')) ? 1 : 0;
   };
   // (A #channel fits a tool whose object argument is named for channels better than a generic receiver, round 7.)
   const fits = (m: VerbMatch) => {
