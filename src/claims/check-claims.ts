@@ -71,6 +71,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       if (/^\s*\**\s*:\s*\**\s*$/.test(clause.text.slice(match.end)) || /^\s*\([^)]*\b(?:pending|awaiting|waiting|rejected|denied|failed|not|planned|proposed|to do|todo|skipped|blocked)\b[^)]*\)/i.test(clause.text.slice(match.end))) continue;
       // (…or a count of zero: "Emails sent today: 0", "Deleted: 0 files".)
       if (/^[^.;:]{0,30}?\**\s*:\s*\**\s*(?:nothing|none|no one|nobody|n\/a|0|zero)\b/i.test(clause.text.slice(match.end))) continue;
+      // (…or a zero count right before it: "3 added, 0 changed, 0 destroyed", round 8.)
+      if (/(?:^|[\s,(])(?:0|zero)\s+(?:[a-z]+\s+)?$/i.test(clause.text.slice(0, match.start))) continue;
       // "I'm sending it to you here", "sending you the summary below": the answer itself is the message.
       if (specs[match.tool]!.kind === 'send' && /^\s+(?:(?:it|this|them)\s+)?(?:to\s+)?you\b[^.;:]{0,30}?\b(?:here|below|in this (?:message|reply|answer|chat))\b/i.test(clause.text.slice(match.end))) continue;
       // "Build is green again", "it's green": an outcome told with no run of the command tool in the
@@ -254,7 +256,11 @@ function locate(warnings: readonly ClaimWarning[], receipt: Receipt, specs: Clai
         const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
         if (at < 0 || verbAt < 0) return false;
         // (…in the verb's own part, or one that goes on of it: "… and it came back online".)
-        const between = w.clause.slice(Math.min(at, verbAt), Math.max(at, verbAt));
+        // ("Shipped the hotfix: PR #77 is merged": a short label's verb, its value naming the call after the colon, round 8.)
+        // (…a label that names none of the verb's tool's nouns: "Deleted the old logs: …" is a deletion of its own.)
+        const head = w.clause.slice(0, Math.max(0, w.clause.indexOf(':', verbAt)));
+        const label = verbAt < at && /^[^:;]{0,40}:\s/.test(w.clause.slice(verbAt)) && head.split(/\s+/).length <= 6 && !(specs[w.tool]?.nouns ?? []).some((n) => new RegExp(`\\b${escapeRe(n)}(?:s|es)?\\b`, 'i').test(head));
+        const between = w.clause.slice(Math.min(at, verbAt), Math.max(at, verbAt)).replace(label ? /:/ : /(?!)/, ' ');
         return !/[;:]|\s[\u2014\u2013]\s|,\s*(?:i|we)\b|\b(?:and|but|so|then|while)\s+(?!it\b|they\b|its\b|their\b)/i.test(between);
       }),
     );
