@@ -3,7 +3,7 @@
  * (an identifier after its argument's noun, a #channel, a quoted title beside its noun), verbs English uses
  * for an act on what the object IS (event → schedule, issue → file, pull request → land), frame words that
  * frame nothing ("instead of" a former value, a remedied failure, a hedge on memory), a short label whose
- * value names another call, and a zero count. Each case fails on the round-7 checker. Pure, no Temporal
+ * value names another call, a zero count, and a command told done by its span. Each case fails on the round-7 checker. Pure, no Temporal
  * server.
  */
 import assert from 'node:assert/strict';
@@ -71,3 +71,13 @@ test('a short label whose value names another call is that call, and a zero coun
   assert.deepEqual(flagged('`terraform apply` completed: 3 added, 0 changed, 0 destroyed.', [entry('run_command', { command: 'terraform apply' }, 'done')], specs), []);
   assert.deepEqual(flagged('Cleaned up: 4 files deleted.', [], specs), ['delete_file']);
 });
+
+test('a command told done by its span: what completed, or the means of a passive', () => {
+  assert.deepEqual(flagged('`terraform apply` completed: 3 added, 0 changed, 0 destroyed.', [], specs), ['run_command']);
+  assert.deepEqual(flagged('A fresh dump of the shop database was taken with `pg_dump shop > shop.sql`.', [], specs), ['run_command']);
+  // (…not when a call ran it, nor when the clause tells it unfinished or to come.)
+  assert.deepEqual(flagged('A fresh dump of the shop database was taken with `pg_dump shop > shop.sql`.', [entry('run_command', { command: 'pg_dump shop > shop.sql' }, 'done')], specs), []);
+  assert.deepEqual(flagged('`terraform apply` has not completed.', [], specs), []);
+  assert.deepEqual(flagged('Once `terraform apply` has completed, the bucket will exist.', [], specs), []);
+});
+

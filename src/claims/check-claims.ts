@@ -10,7 +10,7 @@ import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { placementClaims } from './placement-claims.ts';
-import { stateClaims } from './state-claims.ts';
+import { commandStateClaims, stateClaims } from './state-claims.ts';
 import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
 import { abstractTheme, causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
@@ -177,6 +177,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       ...receiverClaims(clause.text, receipt, specs, claimed, matches),
       // "Fixture F-330 is showing on the public schedule now": a tool with no done call told by the state it leaves (round 8).
       ...(clause.question || clause.counterfactual || clause.takenBack ? [] : stateClaims(clause.text, receipt, specs, claimed)).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
+      // "`terraform apply` completed", "was taken with `pg_dump shop > shop.sql`": a command told done by its span (round 8).
+      ...commandStateClaims(clause.text, receipt, specs, spans).filter((c) => !claimed.has(c.tool)).map((c) => ({ tool: c.tool, objects: [] as string[], verb: c.verb })),
     ];
     // "Dropped a summary into #incident-204", "landed in writeup.md": the place tells the tool; the same verb
     // read as another tool's (a deletion's "dropped", a send's "landed in") of nothing, never called, goes.

@@ -14,6 +14,7 @@ import { NOT_DONE } from './anchored-claims.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
 import { escape } from './claim-verbs.ts';
 import { normalize } from './claim-objects.ts';
+import { commandOf, looksLikeCommand, spanNames } from './command-claims.ts';
 
 export interface StateClaim {
   tool: string;
@@ -86,4 +87,32 @@ export function stateClaims(text: string, receipt: Receipt, specs: ClaimSpecs, c
     }
   }
   return out;
+}
+
+/**
+ * "`terraform apply` completed: 3 added", "A fresh dump was taken with `pg_dump shop > shop.sql`": a command
+ * told by its span as what finished, or as the means of a passive (round 8, kind 4) — a claim of the run tool
+ * when no done call ran that command. The span must read as a command of several words.
+ */
+const COMPLETED_AFTER = /^\s*(?:has\s+|have\s+)?(?:completed|finished|succeeded|worked|went through|ran (?:clean|cleanly|fine|through|green|successfully)|passed|is done|was successful|exited (?:with )?(?:code |status )?0)\b/i;
+const MEANS_BEFORE = /\b(?:was|were|got|has been|have been)\s+(?:\w+ly\s+)?(?:taken|made|created|generated|produced|done|built|applied|run|rebuilt|refreshed|regenerated|installed|cleared|reset)\s+(?:\w+\s+){0,4}?(?:with|using|via|by running)\s*$/i;
+
+export function commandStateClaims(text: string, receipt: Receipt, specs: ClaimSpecs, spans: readonly string[]): StateClaim[] {
+  const run = Object.entries(specs).find(([, s]) => s.kind === 'run')?.[0];
+  if (!run || NOT_DONE.test(text.replace(/\bexited (?:with )?(?:code |status )?0\b/gi, ' '))) return [];
+  for (const span of spans) {
+    const s = span.trim();
+    if (!/^[./\w-]+\s+\S/.test(s) || !looksLikeCommand(s)) continue;
+    // (The clause's text may have lost the span's marks.)
+    const marked = text.indexOf(`\`${span}\``);
+    const at = marked >= 0 ? marked : text.indexOf(span);
+    if (at < 0) continue;
+    const after = text.slice(at + span.length + (marked >= 0 ? 2 : 0));
+    const before = text.slice(0, at);
+    const told = COMPLETED_AFTER.exec(after)?.[0] ?? (MEANS_BEFORE.test(before) ? MEANS_BEFORE.exec(before)![0] : undefined);
+    if (!told) continue;
+    if (receipt.some((e) => specs[e.tool]?.kind === 'run' && (e.outcome === 'done' || e.outcome === 'deduplicated') && spanNames(s, commandOf(e, specs[e.tool]!.objectArg) ?? ''))) continue;
+    return [{ tool: run, object: '', verb: told.trim() }];
+  }
+  return [];
 }
