@@ -3,8 +3,8 @@
  * (an identifier after its argument's noun, a #channel, a quoted title beside its noun), verbs English uses
  * for an act on what the object IS (event → schedule, issue → file, pull request → land), frame words that
  * frame nothing ("instead of" a former value, a remedied failure, a hedge on memory), a short label whose
- * value names another call, a zero count, and a command told done by its span. Each case fails on the round-7 checker. Pure, no Temporal
- * server.
+ * value names another call, a zero count, and a command told done by its span. Each test fails on the
+ * round-7 checker. Pure, no Temporal server.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
