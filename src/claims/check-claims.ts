@@ -10,6 +10,7 @@ import type { ClaimWarning, Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { anchoredClaims } from './anchored-claims.ts';
 import { receiverClaims } from './receiver-claims.ts';
 import { placementClaims } from './placement-claims.ts';
+import { commandStateClaims, stateClaims } from './state-claims.ts';
 import { siblingMentions, toldCommand, unbackedMentions } from './unbacked-mentions.ts';
 import { abstractTheme, causedByAnother, datedHistory, quoted, sharedOtherSubject, stoppedBefore } from './event-frames.ts';
 import { ADVERB, asserts, auxiliaries, PASSIVE, progressive, scopeStart, words } from './assertion.ts';
@@ -19,10 +20,16 @@ import { compileSpecs, findVerbs, wordsOf, type VerbMatch } from './claim-verbs.
 import { splitClauses, type Clause } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
-import { CALL_FATES } from './verb-families.ts';
+import { CALL_FATES, OBJECT_VERBS } from './verb-families.ts';
 import { MEANS } from './means.ts';
 import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
+
+/**
+ * "If I remember right, I moved ENG-42 to In Progress": a hedge on the writer's memory is no condition — what
+ * it hedges is still told as done (round 8, kind 3). Taken out before the answer is read.
+ */
+const HEDGED_MEMORY = /\b(?:if (?:i|we) (?:remember|recall)(?: (?:it )?(?:right|rightly|correctly))?|if memory serves(?: me)?(?: (?:right|well|correctly))?|unless (?:i'm|i am) (?:mistaken|misremembering|wrong)|as far as (?:i|we) (?:remember|recall|can tell))\s*,?\s*/gi;
 
 /**
  * The claims in `answer` that the receipt contradicts: each clause that asserts a tool's effect (a claim
@@ -35,7 +42,7 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
   const seen = new Set<string>();
   const matchers = compileSpecs(specs);
   const spans = codeSpans(answer);
-  const clauses = splitClauses(answer);
+  const clauses = splitClauses(answer.replace(HEDGED_MEMORY, ''));
   for (const told of clauses) {
     // "…in #support-leads; I've already let them know there": "there" read as the place it refers back to.
     const clause = withPlaceForThere(told, clauses);
@@ -64,6 +71,8 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
       if (/^\s*\**\s*:\s*\**\s*$/.test(clause.text.slice(match.end)) || /^\s*\([^)]*\b(?:pending|awaiting|waiting|rejected|denied|failed|not|planned|proposed|to do|todo|skipped|blocked)\b[^)]*\)/i.test(clause.text.slice(match.end))) continue;
       // (…or a count of zero: "Emails sent today: 0", "Deleted: 0 files".)
       if (/^[^.;:]{0,30}?\**\s*:\s*\**\s*(?:nothing|none|no one|nobody|n\/a|0|zero)\b/i.test(clause.text.slice(match.end))) continue;
+      // (…or a zero count right before it: "3 added, 0 changed, 0 destroyed", round 8.)
+      if (/(?:^|[\s,(])(?:0|zero)\s+(?:[a-z]+\s+)?$/i.test(clause.text.slice(0, match.start))) continue;
       // "I'm sending it to you here", "sending you the summary below": the answer itself is the message.
       if (specs[match.tool]!.kind === 'send' && /^\s+(?:(?:it|this|them)\s+)?(?:to\s+)?you\b[^.;:]{0,30}?\b(?:here|below|in this (?:message|reply|answer|chat))\b/i.test(clause.text.slice(match.end))) continue;
       // "Build is green again", "it's green": an outcome told with no run of the command tool in the
@@ -166,6 +175,10 @@ export function checkClaims(answer: string, receipt: Receipt, declared: ClaimSpe
     const implied = [
       ...anchoredClaims(clause.text, receipt, specs, claimed).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
       ...receiverClaims(clause.text, receipt, specs, claimed, matches),
+      // "Fixture F-330 is showing on the public schedule now": a tool with no done call told by the state it leaves (round 8).
+      ...(clause.question || clause.counterfactual || clause.takenBack ? [] : stateClaims(clause.text, receipt, specs, claimed)).map((c) => ({ tool: c.tool, objects: [c.object], verb: c.verb })),
+      // "`terraform apply` completed", "was taken with `pg_dump shop > shop.sql`": a command told done by its span (round 8).
+      ...commandStateClaims(clause.text, receipt, specs, spans).filter((c) => !claimed.has(c.tool)).map((c) => ({ tool: c.tool, objects: [] as string[], verb: c.verb })),
     ];
     // "Dropped a summary into #incident-204", "landed in writeup.md": the place tells the tool; the same verb
     // read as another tool's (a deletion's "dropped", a send's "landed in") of nothing, never called, goes.
@@ -245,7 +258,11 @@ function locate(warnings: readonly ClaimWarning[], receipt: Receipt, specs: Clai
         const verbAt = w.clause.toLowerCase().indexOf(w.verb.toLowerCase());
         if (at < 0 || verbAt < 0) return false;
         // (…in the verb's own part, or one that goes on of it: "… and it came back online".)
-        const between = w.clause.slice(Math.min(at, verbAt), Math.max(at, verbAt));
+        // ("Shipped the hotfix: PR #77 is merged": a short label's verb, its value naming the call after the colon, round 8.)
+        // (…a label that names none of the verb's tool's nouns: "Deleted the old logs: …" is a deletion of its own.)
+        const head = w.clause.slice(0, Math.max(0, w.clause.indexOf(':', verbAt)));
+        const label = verbAt < at && /^[^:;]{0,40}:\s/.test(w.clause.slice(verbAt)) && head.split(/\s+/).length <= 6 && !(specs[w.tool]?.nouns ?? []).some((n) => new RegExp(`\\b${escapeRe(n)}(?:s|es)?\\b`, 'i').test(head));
+        const between = w.clause.slice(Math.min(at, verbAt), Math.max(at, verbAt)).replace(label ? /:/ : /(?!)/, ' ');
         return !/[;:]|\s[\u2014\u2013]\s|,\s*(?:i|we)\b|\b(?:and|but|so|then|while)\s+(?!it\b|they\b|its\b|their\b)/i.test(between);
       }),
     );
@@ -638,7 +655,11 @@ export function chooseTools(text: string, matches: readonly VerbMatch[], specs: 
     if (GENERIC_VERB_STEMS.has(verb) || CALL_FATE_STEMS.has(verb)) return 0;
     // (…with its particle as one word: "backed up" for `backup_database`.)
     const phrasal = particle && /^(?:up|down|out|off|back|over)$/.test(particle) ? `${verb}${particle}` : '';
-    return nameWords(m.tool.split('__').pop() ?? m.tool).some((w) => stemOf(w) === verb || (!!phrasal && w === phrasal)) ? 1 : 0;
+    const own = nameWords(m.tool.split('__').pop() ?? m.tool);
+    if (own.some((w) => stemOf(w) === verb || (!!phrasal && w === phrasal))) return 1;
+    // (…or a verb English uses for the act on the name's object: "filed" for `create_issue`, round 8.)
+    const byObject = OBJECT_VERBS[own[own.length - 1]!.replace(/s$/, '')]?.[own[0]!] ?? [];
+    return byObject.some((v) => stemOf(v.split(/\s+/)[0]!).replace(/e$/, '') === verb.replace(/e$/, '')) ? 1 : 0;
   };
   // (A #channel fits a tool whose object argument is named for channels better than a generic receiver, round 7.)
   const fits = (m: VerbMatch) => {

@@ -18,6 +18,10 @@ export function kindOf(spec: ClaimSpec): 'path' | 'recipient' | 'name' {
   return /^(?:to|cc|recipients?|channel|address|email)$/i.test(spec.objectArg ?? '') ? 'recipient' : 'path';
 }
 
+/** Arguments named for a title, and for a number ("#1020"). */
+const TITLE_ARG = /^(?:title|summary|subject|event_?title|eventTitle|issue_?title|issueTitle)$/i;
+const NUMBER_ARG = /^(?:number|pr|pr_?number|prNumber|pull_?number|pullNumber|issue_?number|issueNumber)$/i;
+
 /** The objects named in a region; names right after a container word ("from notes.txt") are counted apart. */
 export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt: Receipt): { objects: string[]; containers: number; containerNames: string[] } {
   const kind = kindOf(spec);
@@ -48,6 +52,14 @@ export function objectsIn(region: string, spec: ClaimSpec, tool: string, receipt
   if (kind === 'name' && spec.objectArg) {
     const named = argNounFinder(spec.objectArg);
     if (named) for (const m of region.matchAll(named)) push(m[1]!, m.index + m[0].length - m[1]!.length);
+  }
+  // A title in quotation marks for an argument named for titles ('Scheduled "Offsite planning"'), a "#1020"
+  // for one named for numbers ("Landed #1020"): the object's own shape, called or not (round 8).
+  if (kind === 'name' && spec.objectArg && TITLE_ARG.test(spec.objectArg)) {
+    for (const m of region.matchAll(/"([^"\n]{3,80})"|“([^”\n]{3,80})”/g)) push((m[1] ?? m[2])!, m.index);
+  }
+  if (kind === 'name' && spec.objectArg && NUMBER_ARG.test(spec.objectArg)) {
+    for (const m of region.matchAll(/(?<![\w#])#(\d{1,7})\b/g)) push(m[1]!, m.index);
   }
   // Objects the receipt knows by name ("the cache directory" when a call deleted `cache`).
   if (spec.objectArg) {

@@ -5,7 +5,7 @@
  */
 import { KIND_CUES, KIND_PRECEDENCE, KIND_WORDS, type ClaimKind } from './claim-kinds.ts';
 import { BUILTIN_CLAIM_SPECS, paramsOf, type ClaimSpec, type ClaimSpecs } from './claim-specs.ts';
-import { CALL_FATES, NOT_ACTIONS, NOT_DENOMINAL, VERB_FAMILIES } from './verb-families.ts';
+import { CALL_FATES, NOT_ACTIONS, NOT_DENOMINAL, OBJECT_NOUNS, OBJECT_VERBS, VERB_FAMILIES } from './verb-families.ts';
 
 /** What a tool's contract tells about it, whoever declared it. */
 export interface ToolFacts {
@@ -77,7 +77,7 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   // "PR" for `merge_pull_request`, "MR" for `approve_merge_request`: the initials of the name's two-word noun.
   const ownWords = nameWords(tool.name.split('__').pop() ?? tool.name).filter((w) => w !== verb);
   const initials = ownWords.length === 2 ? [ownWords.map((w) => w[0]).join('')] : [];
-  const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w) && w !== verb).concat(initials);
+  const nouns = [...new Set([...nameWords(tool.name), ...nameWords(tool.description ?? '')].map(stem).flatMap((w) => [w, ...(OBJECT_NOUNS[w] ?? [])]))].filter((w) => w.length > 2 && !STOP.has(w) && !cues.has(w) && w !== verb).concat(initials);
   // The description's own verb may tell a second kind ("Publish a post…" for `post_tweet`, a send): its
   // verbs with evidence, its phrases ("is live") as they are.
   const descVerb = nameWords(tool.description ?? '')[0];
@@ -90,7 +90,9 @@ export function defaultClaimSpec(tool: ToolFacts): ClaimSpec | undefined {
   const light = noun && noun.length >= 3 ? ['leave', 'make', 'put', 'drop', 'submit', 'place'].map((v) => `${v} * ${noun}`) : [];
   // "reacted" for `add_reaction`, "rotated" for `key_rotation`: the verb an -ion noun of the name comes from.
   const fromNoun = noun && /tion$/.test(noun) && noun.length > 6 ? [noun.slice(0, -3), `${noun.slice(0, -3)}e`] : [];
-  const own = [...(verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : []), ...descOwn, ...descriptionVerbs(tool.description ?? '').filter((v) => v !== verb && v !== descVerb), ...light, ...fromNoun];
+  // "Scheduled "Offsite planning"" for `gcal__create_event`: the verbs English uses for an act on the name's object (round 8).
+  const byObject = noun && verb ? [...(OBJECT_VERBS[stem(noun)]?.[verb] ?? []), ...(OBJECT_VERBS[stem(noun)]?.[kind ?? ''] ?? [])] : [];
+  const own = [...(verb ? [verb, ...(VERB_FAMILIES[verb] ?? [])] : []), ...byObject, ...descOwn, ...descriptionVerbs(tool.description ?? '').filter((v) => v !== verb && v !== descVerb), ...light, ...fromNoun];
   const last = nameWords(tool.name.split('__').pop() ?? tool.name).pop();
   const denominal = last && last !== verb && last.length >= 3 && !NOT_DENOMINAL.has(last) && !STOP.has(last) ? [last] : [];
   // Its name's verb claims it outright (unless it also tells what became of a call, "cancelled before

@@ -90,3 +90,46 @@ export const NOT_DENOMINAL = new Set(['issue', 'order', 'file', 'files', 'page',
  * stopped"): as a tool's own verb (`cancel_subscription`) they claim it only with evidence of its objects.
  */
 export const CALL_FATES = new Set(['cancel', 'approve', 'reject', 'deny', 'stop', 'block', 'interrupt', 'fail', 'retry', 'pause', 'resume', 'abort', 'queue', 'skip', 'hold', 'wait']);
+
+/**
+ * Verbs English uses for an act on a common business object, keyed by what the object IS (round 8, kind 2):
+ * "Scheduled "Offsite planning"" for `gcal__create_event`, "Logged a bug" for `create_issue`, "Landed #1020"
+ * for `merge_pull_request`, "Dropped APT-4500" for `cancel_appointment`. A closed list of objects; each
+ * entry by the name verb's act (`create`, `cancel`, `merge`, …, `*` for any). Read by `defaultClaimSpec` as
+ * verbs that need evidence of the tool in the clause.
+ */
+export const OBJECT_VERBS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  event: { create: ['schedule', 'book', 'set up', 'put * on * calendar', 'add * to * calendar', 'pencil in', 'pencil * in', 'block out', 'slot in', 'slot * in'], cancel: ['call off', 'drop', 'scrap', 'axe', 'pull'] },
+  meeting: { create: ['schedule', 'book', 'set up', 'arrange', 'put * on * calendar', 'pencil in', 'pencil * in'], schedule: ['set up', 'arrange', 'pencil in', 'pencil * in'], cancel: ['call off', 'drop', 'scrap', 'axe'] },
+  appointment: { create: ['schedule', 'book', 'set up', 'make'], book: ['make', 'set up'], cancel: ['call off', 'drop', 'scrap', 'axe', 'scratch'], reschedule: ['move', 'push', 'shift', 'bump'] },
+  booking: { create: ['book', 'reserve'], cancel: ['call off', 'drop', 'scrap', 'release'] },
+  reservation: { create: ['book', 'reserve'], cancel: ['call off', 'drop', 'scrap', 'release'] },
+  issue: { create: ['file', 'log', 'open', 'raise', 'report', 'submit', 'flag'], close: ['resolve', 'shut', 'wrap up'] },
+  bug: { create: ['file', 'log', 'open', 'raise', 'report', 'submit', 'flag'] },
+  ticket: { create: ['file', 'log', 'open', 'raise', 'submit', 'cut'], close: ['resolve', 'shut', 'wrap up'] },
+  incident: { create: ['open', 'declare', 'raise', 'log', 'file'], resolve: ['close', 'wrap up'] },
+  request: { merge: ['land', 'ship', 'merge in', 'squash', 'get * in'], approve: ['sign off on', 'okay', 'lgtm'] },
+  loan: { renew: ['extend', 'roll over', 'push * back', 'push back'] },
+  subscription: { cancel: ['end', 'stop', 'drop', 'terminate'], renew: ['extend', 'roll over'] },
+  membership: { cancel: ['end', 'drop', 'terminate'], renew: ['extend'] },
+  invoice: { create: ['bill', 'invoice', 'raise', 'issue', 'send'], send: ['bill', 'invoice', 'issue'] },
+  record: { update: ['point', 'repoint', 're-point'] },
+  price: { update: ['reprice', 'mark down', 'mark * down', 'mark up', 'mark * up', 'drop', 'cut', 'lower', 'raise'], set: ['reprice', 'mark down', 'mark * down', 'drop', 'cut', 'lower', 'raise'] },
+  schedule: { set: ['move', 'shift', 'change', 'push', 'bring * forward'], update: ['move', 'shift', 'change', 'push'] },
+  order: { cancel: ['call off', 'drop', 'scrap', 'void'], fulfill: ['ship', 'send out', 'dispatch'] },
+  payment: { refund: ['reverse', 'give * back', 'send * back', 'return'] },
+  task: { create: ['add', 'log', 'put * on'], complete: ['tick off', 'check off', 'finish', 'close'] },
+  user: { disable: ['lock out', 'lock * out', 'deactivate', 'suspend', 'block', 'cut off'], delete: ['remove', 'offboard', 'drop'] },
+  account: { disable: ['lock out', 'lock * out', 'deactivate', 'suspend', 'block', 'cut off'], delete: ['remove', 'close', 'offboard'] },
+};
+
+/** Other nouns for the same business object (round 8): a "bug" is an issue, a "hold" an event, a "PR" a pull request. */
+export const OBJECT_NOUNS: Readonly<Record<string, readonly string[]>> = {
+  issue: ['bug', 'ticket'],
+  event: ['meeting', 'invite', 'hold', 'block'],
+  appointment: ['slot', 'visit', 'booking'],
+  meeting: ['invite', 'hold'],
+  pull: ['pr'],
+  loan: ['checkout'],
+  invoice: ['bill'],
+};
