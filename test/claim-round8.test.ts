@@ -41,6 +41,8 @@ test('a tool with no done call told by the state it leaves: its object by its ar
   assert.deepEqual(flagged('Zone GH-2 runs at 05:30 now.', [entry('set_irrigation_schedule', { zone: 'GH-2', time: '05:30' }, 'done')], specs), []);
   assert.deepEqual(flagged('Zone GH-2 still runs at 06:00; the change failed.', [], specs), []);
   assert.deepEqual(flagged('I checked: fixture F-330 is on the public schedule now.', [], specs), []);
+  // (…or a state it reached by itself: sealed-8's one new false alarm, mended after its scoring.)
+  assert.deepEqual(flagged('Fixture F-330 is on the public schedule now on its own.', [], specs), []);
   assert.deepEqual(flagged('The team can see the outage notice in #status now that I posted it.', [entry('slack__post_message', { channel: '#status', text: 'Outage' }, 'done')], specs), []);
 });
 

@@ -27,8 +27,8 @@ export interface StateClaim {
 const CHANGED = /\b(?:is|are)\s+now\b|\bnow\s+(?:is|are|runs?|reads?|shows?|sits?|lives?|has|have|on|in|at|due|set)\b|\b(?:runs?|reads?|sits?|lives?|is|are|due|set|on|in|at)\b(?:[^.;:]|:(?=\d)){0,40}\bnow\b|\bfrom now on\b|\b(?:is|are)\s+(?:now\s+)?(?:showing|listed|visible|up|live)\s+(?:on|in)\b|\bas of (?:now|today|this (?:morning|afternoon|evening))\b|\bshow(?:s|ing)? up\b|\b(?:can|will|'ll)\s+(?:now\s+)?(?:see|find|spot)\b/i;
 /** The reader's looking, not a modality of ours: blanked before the frames are read. */
 const READER_LOOKS = /\b(?:can|will|'ll)\s+(?:now\s+)?(?:see|find|spot)\b|\byou(?:'ll| will)\b/gi;
-/** What someone else tells or what was looked up, and others' doing: no account of ours. */
-const OTHERS = /\b(?:says?|said|reports?|reported|according|per|checked|looked|found|saw|seen|confirmed|verified|by\s+(?!now\b|me\b|us\b)[a-z]+)\b/i;
+/** What someone else tells or what was looked up, and others' doing ("is quiet now on its own"): no account of ours. */
+const OTHERS = /\b(?:says?|said|reports?|reported|according|per|checked|looked|found|saw|seen|confirmed|verified|by\s+(?!now\b|me\b|us\b)[a-z]+|on (?:its|their) own|of (?:its|their) own accord)\b/i;
 /** The state a title's event or item is in: on a calendar, a schedule, a board, a list. */
 const HOLDS = /\b(?:has|have)\s+(?:a|an|the)\s+"|\b(?:on|in)\s+(?:\w+'s\s+|everyone's\s+|your\s+|the\s+|their\s+|our\s+)?(?:\w+\s+)?(?:calendar|schedule|board|list|agenda|tracker|backlog)s?\b/i;
 /** Arguments named for a title. */
