@@ -109,7 +109,7 @@ export function commandStateClaims(text: string, receipt: Receipt, specs: ClaimS
     if (at < 0) continue;
     const after = text.slice(at + span.length + (marked >= 0 ? 2 : 0));
     const before = text.slice(0, at);
-    const told = COMPLETED_AFTER.exec(after)?.[0] ?? (MEANS_BEFORE.test(before) ? MEANS_BEFORE.exec(before)![0] : undefined);
+    const told = COMPLETED_AFTER.exec(after)?.[0] ?? MEANS_BEFORE.exec(before)?.[0];
     if (!told) continue;
     if (receipt.some((e) => specs[e.tool]?.kind === 'run' && (e.outcome === 'done' || e.outcome === 'deduplicated') && spanNames(s, commandOf(e, specs[e.tool]!.objectArg) ?? ''))) continue;
     return [{ tool: run, object: '', verb: told.trim() }];
