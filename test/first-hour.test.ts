@@ -5,7 +5,6 @@
  * read without its key.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { agentDataConverter } from '../src/client/payload-codec.ts';
 import { STDERR_TAIL_CHARS, stderrExcerpt } from '../src/mcp/stderr-excerpt.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { freeDevServerPort } from '../src/temporal/temporal-server.ts';
+import { groupAlive, spawnGroup, type CliProcess } from './helpers/cli-process.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, type Harness } from './helpers/harness.ts';
 
@@ -26,33 +26,6 @@ before(async () => {
   await h.stopWorker();
 });
 after(() => h.replayAndClose());
-
-/** A CLI process in its own process group (as a terminal runs it), with its output collected. */
-interface CliProcess {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function spawnGroup(command: string, args: string[], env: Record<string, string>): CliProcess {
-  const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const freshDataDir = (name: string) => mkdtempSync(path.join(tmpdir(), `agent-first-hour-${name}-`));
 

@@ -19,6 +19,7 @@ import { AGENT_WORKFLOW_TYPE } from '../src/wire/messages.ts';
 import { fitTurnBudget, truncateForModel } from '../src/wire/payload-bounds.ts';
 import { decide } from '../workflows/policy.ts';
 import type { RunResult } from '../src/wire/types.ts';
+import { groupAlive } from './helpers/cli-process.ts';
 import { eventually } from './helpers/eventually.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 import { z } from 'zod';
@@ -217,15 +218,6 @@ test('a tool contract that states no risk has side effects and asks for approval
   assert.equal(contract.maxOutputChars, 65_536);
   for (const builtin of contractsByName.values()) assert.ok(builtin.maxOutputChars > 0);
 });
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function address(): string {
   const value = process.env.TEMPORAL_ADDRESS;

@@ -5,12 +5,13 @@
  * allows ends it `failed` (store_unavailable) with the effect not run.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { groupAlive, spawnGroup } from './helpers/cli-process.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startHarness, scenario, type Harness } from './helpers/harness.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
@@ -119,25 +120,23 @@ describe('a store outage under a running run', { skip: pgSkip }, () => {
       AGENT_STORE_URL: pg.url('late'),
       AGENT_SCRIPTED_MODEL_URL: '',
     };
-    const worker = spawn('npm', ['run', 'agent', '--silent', '--', 'worker', '--scripted'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let output = '';
-    worker.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    worker.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const worker = spawnGroup('npm', ['run', 'agent', '--silent', '--', 'worker', '--scripted'], env);
+    const output = () => worker.stdout() + worker.stderr();
     t.after(() => {
-      if (worker.exitCode === null) process.kill(-worker.pid!, 'SIGKILL');
+      if (groupAlive(worker.child.pid!)) process.kill(-worker.child.pid!, 'SIGKILL');
     });
-    await eventually(() => output.includes('Waiting for the store') || (worker.exitCode !== null && Promise.reject(new Error(output))), 'the worker to say it waits for the store', 120_000);
-    assert.match(output, /Waiting for the store: store unavailable: PostgreSQL at [^ ]+\/late \(.+\): check that PostgreSQL is running.*\. Ctrl-C stops\./);
+    await eventually(() => output().includes('Waiting for the store') || (worker.child.exitCode !== null && Promise.reject(new Error(output()))), 'the worker to say it waits for the store', 120_000);
+    assert.match(output(), /Waiting for the store: store unavailable: PostgreSQL at [^ ]+\/late \(.+\): check that PostgreSQL is running.*\. Ctrl-C stops\./);
     await sleep(3000);
-    assert.equal(worker.exitCode, null, `the worker is still up while the store is down:\n${output}`);
+    assert.equal(worker.child.exitCode, null, `the worker is still up while the store is down:\n${output()}`);
 
     await pg.start();
-    await eventually(() => output.includes('Worker polling task queue') || (worker.exitCode !== null && Promise.reject(new Error(output))), 'the worker to start polling', 60_000);
-    assert.match(output, /The store is reachable after \d+ s\./);
+    await eventually(() => output().includes('Worker polling task queue') || (worker.child.exitCode !== null && Promise.reject(new Error(output()))), 'the worker to start polling', 60_000);
+    assert.match(output(), /The store is reachable after \d+ s\./);
     const run = spawnSync('npm', ['run', 'agent', '--silent', '--', 'run', '--no-worker', 'Which log file mentions a timeout?', '--model', 'scripted:plan'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /status=completed/);
-    process.kill(-worker.pid!, 'SIGINT');
+    process.kill(-worker.child.pid!, 'SIGINT');
   });
 });
 
