@@ -138,6 +138,26 @@ test('`start` with a server but no worker on the queue says so, and how to start
   await new AgentClient(h.temporal, { taskQueue }).cancelRun(started.stdout.trim(), 'the test is over');
 });
 
+test("every npm script's `--help` prints its usage, and a wrong option is one line and the usage (exit 2), never a stack trace", async () => {
+  const scripts: [script: string, wrong: string, said: RegExp][] = [
+    ['agent', 'run --bogus "Free some disk space."', /^UsageError: Unknown option '--bogus'\. The options: npm run agent -- --help$/m],
+    ['bench', '--bogus', /^bench: Unknown option '--bogus'/],
+    ['eval', 'no-such-tasks.json', /^eval: no task file at .*no-such-tasks\.json$/m],
+    ['eval:claims', 'no-such-cases', /^eval:claims: no such file or directory: no-such-cases$/m],
+    ['test:chaos', '--runs many', /^test:chaos: --runs must be a positive number, not "many"$/m],
+    ['test:mutants', 'no-such-mutant', /^test:mutants: unknown mutant no-such-mutant$/m],
+  ];
+  for (const [script, wrong, said] of scripts) {
+    const help = await runToEnd(`npm run --silent ${script} -- --help`, {});
+    assert.equal(help.code, 0, `${script} --help: ${help.stderr}`);
+    assert.match(help.stdout, new RegExp(`npm run ${script} --`), `${script} --help prints its usage`);
+    const bad = await runToEnd(`npm run --silent ${script} -- ${wrong}`, {});
+    assert.equal(bad.code, 2, `${script} ${wrong}: ${bad.stderr}`);
+    assert.match(bad.stderr, said);
+    assert.doesNotMatch(bad.stderr, /\n\s+at /, `${script} ${wrong} prints no stack trace`);
+  }
+});
+
 test('a provider model on a worker with no key: the run fails at once, and `run` prints why', { timeout: 120_000 }, async () => {
   const run = await runToEnd('npm run agent --silent -- run "Which log mentions a timeout?" --model gpt-4o-mini', {
     TEMPORAL_ADDRESS: h.address,

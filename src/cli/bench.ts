@@ -17,7 +17,6 @@
  * (src/worker/node-args.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { benchCancel } from './bench/cancel.ts';
 import { openBenchEnv } from './bench/env.ts';
 import { benchHistory } from './bench/history.ts';
@@ -31,6 +30,7 @@ import { benchTurns } from './bench/turns.ts';
 import { MODEL_CALLS, type ModelCall } from '../wire/run-input.ts';
 import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
 import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
+import { parseCommandLine, usageExit } from './command-line.ts';
 
 const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', 'replay', 'context', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
 const USAGE = `npm run bench -- [--only ${SECTIONS.join(',')}] [--parked N] [--json file] [--model-call ${MODEL_CALLS.join(',')}]
@@ -40,35 +40,19 @@ BENCH_CANCELS_WITHOUT_STORE (10), BENCH_HISTORY_TURNS (50,100,200,500), BENCH_ST
 BENCH_CONTEXT_TURNS (300).`;
 
 /** A bad command line: one line saying what is wrong, the usage, exit code 2 (nothing has started yet). */
-function usageError(message: string): never {
-  console.error(`bench: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
+const usageError = (message: string): never => usageExit('bench', USAGE, message);
 
-function parseFlags() {
-  try {
-    return parseArgs({
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        parked: { type: 'string', default: '200' },
-        json: { type: 'string' },
-        only: { type: 'string', default: SECTIONS.join(',') },
-        'model-call': { type: 'string', default: MODEL_CALLS.join(',') },
-        'worker-options': { type: 'string', default: '{}' },
-        // The production worker's flags unless told otherwise (`--worker-node-args=` for none).
-        'worker-node-args': { type: 'string', default: WORKER_NODE_ARGS.join(' ') },
-      },
-    }).values;
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-}
-
-const flags = parseFlags();
-if (flags.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const flags = parseCommandLine('bench', USAGE, {
+  options: {
+    parked: { type: 'string', default: '200' },
+    json: { type: 'string' },
+    only: { type: 'string', default: SECTIONS.join(',') },
+    'model-call': { type: 'string', default: MODEL_CALLS.join(',') },
+    'worker-options': { type: 'string', default: '{}' },
+    // The production worker's flags unless told otherwise (`--worker-node-args=` for none).
+    'worker-node-args': { type: 'string', default: WORKER_NODE_ARGS.join(' ') },
+  },
+}).values;
 const only = new Set(flags.only.split(','));
 const unknown = [...only].filter((s) => !(SECTIONS as readonly string[]).includes(s));
 if (unknown.length) usageError(`--only: unknown section(s) ${unknown.join(', ')}`);

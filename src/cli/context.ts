@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { INSTALLED } from '../paths.ts';
 import { openRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 import { AgentError } from '../wire/agent-error.ts';
+import { parseErrorMessage } from './command-line.ts';
 
 /** How people invoke this CLI: in this repository an npm script (it runs on the project's pinned Node 22); installed, the package's bin. */
 export const AGENT = INSTALLED ? 'npx durable-agent-harness' : 'npm run agent --';
@@ -56,7 +57,11 @@ export const CLI_OPTIONS = {
 } as const;
 
 export function parseCli(argv: string[]) {
-  return parseArgs({ args: argv, allowPositionals: true, options: CLI_OPTIONS });
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: CLI_OPTIONS });
+  } catch (error) {
+    throw new UsageError(`${parseErrorMessage(error)} The options: ${AGENT} --help`);
+  }
 }
 
 /** One invocation: the command, its positional arguments after the command, and the options. */

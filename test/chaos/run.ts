@@ -14,7 +14,7 @@
  *   --soak [--minutes M] [--every-seconds S] [--retention-minutes R]   the soak instead (test/chaos/soak.ts):
  *                       gc with an R-minute retention (default 2) at every sample
  */
-import { parseArgs } from 'node:util';
+import { parseCommandLine, usageExit } from '../../src/cli/command-line.ts';
 import { findPostgresBinDir } from '../../src/store/throwaway-postgres.ts';
 import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
 import { ensureTemporalServerBinaries } from '../helpers/temporal-cluster.ts';
@@ -26,7 +26,11 @@ import { Runner } from './runner.ts';
 import { startShape } from './shape.ts';
 import { soak } from './soak.ts';
 
-const { values: args } = parseArgs({
+const USAGE = `usage: npm run test:chaos -- [--ci] [--runs N] [--calm-runs N] [--concurrency N] [--kill-every S] [--outage-seconds S]
+                              [--seed N] [--max-minutes M] [--workers N] [--verbose]
+       npm run test:chaos -- --soak [--minutes M] [--every-seconds S] [--retention-minutes R]   (npm run test:soak)
+See docs/chaos.md.`;
+const { values: args } = parseCommandLine('test:chaos', USAGE, {
   options: {
     ci: { type: 'boolean', default: false },
     runs: { type: 'string' },
@@ -48,10 +52,7 @@ const { values: args } = parseArgs({
 const positive = (name: string, value: string | undefined, fallback: number): number => {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) {
-    console.error(`--${name} must be a positive number, not "${value}".`);
-    process.exit(2);
-  }
+  if (!Number.isFinite(n) || n <= 0) usageExit('test:chaos', USAGE, `--${name} must be a positive number, not "${value}"`);
   return n;
 };
 

@@ -15,17 +15,16 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.ts';
 import { findTemporalCli } from '../../src/temporal/temporal-cli.ts';
 import { MUTANTS, type Mutant } from './mutants.ts';
+import { parseCommandLine, usageExit } from '../../src/cli/command-line.ts';
 
 type Verdict = 'killed' | 'survived' | 'no longer applies' | 'no test matched';
 
-const args = process.argv.slice(2);
-const quick = args.includes('--ci');
-const ids = args.filter((a) => !a.startsWith('--'));
+const USAGE = `usage: npm run test:mutants -- [--ci] [mutant id …]   (--ci: the mutants marked for CI; ids: only those)
+mutants: ${MUTANTS.map((m) => m.id).join(', ')}`;
+const { values, positionals: ids } = parseCommandLine('test:mutants', USAGE, { allowPositionals: true, options: { ci: { type: 'boolean' } } });
+const quick = values.ci === true;
 const unknown = ids.filter((id) => !MUTANTS.some((m) => m.id === id));
-if (unknown.length) {
-  console.error(`Unknown mutant ${unknown.join(', ')}; known: ${MUTANTS.map((m) => m.id).join(', ')}.`);
-  process.exit(2);
-}
+if (unknown.length) usageExit('test:mutants', USAGE, `unknown mutant ${unknown.join(', ')}`);
 const chosen = MUTANTS.filter((m) => (ids.length ? ids.includes(m.id) : !quick || m.ci));
 
 const git = (...gitArgs: string[]) => execFileSync('git', gitArgs, { cwd: PROJECT_ROOT, encoding: 'utf8' });

@@ -10,7 +10,7 @@
  * name, description, flags and argument names; their claim specs are derived as the worker derives them for
  * a tool that states no `claims`. A case may name its `category`.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -20,6 +20,7 @@ import { claimSpecsOf } from '../../claims/default-claim-spec.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { withUnknownVerbs } from '../../wordnet/wordnet-verbs.ts';
 import { table } from '../table.ts';
+import { parseCommandLine, usageExit } from '../command-line.ts';
 import { toolContracts } from '../../tools/contracts.ts';
 import { RECEIPT_OUTCOMES, type ClaimWarning, type Receipt } from '../../wire/receipt.ts';
 import { RISKS } from '../../wire/types.ts';
@@ -232,10 +233,12 @@ export function timeClaims(files: readonly string[], passes = 3): { answers: num
 }
 
 if (import.meta.main) {
-  const timing = process.argv.includes('--time');
-  const targets = process.argv.slice(2).filter((a) => a !== '--time');
+  const usage = 'usage: npm run eval:claims -- [--time] [case files or directories …]   (default: eval/claims)';
+  const { values, positionals: targets } = parseCommandLine('eval:claims', usage, { allowPositionals: true, options: { time: { type: 'boolean' } } });
+  const missing = targets.filter((t) => !existsSync(t));
+  if (missing.length) usageExit('eval:claims', usage, `no such file or directory: ${missing.join(', ')}`);
   const files = caseFiles(targets.length ? targets.map((t) => path.resolve(t)) : [path.join(PROJECT_ROOT, 'eval', 'claims')]);
-  if (timing) {
+  if (values.time) {
     const { answers, msPerAnswer } = timeClaims(files);
     console.log(`${answers} answers: ${msPerAnswer.map((ms) => ms.toFixed(2)).join(' / ')} ms per answer (specs derived per answer, after a warm-up pass)`);
     process.exit(0);

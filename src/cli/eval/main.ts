@@ -4,34 +4,29 @@
  * `--api responses` sends the scripted models' calls over the Responses API wire (`/v1/responses`) instead
  * of Chat Completions: the same tasks must pass on both.
  */
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { dataDir, PROJECT_ROOT } from '../../paths.ts';
 import { openRuntime } from '../runtime.ts';
+import { parseCommandLine, usageExit } from '../command-line.ts';
 import { PROVIDER_KINDS } from '../../providers/providers-file.ts';
 import { workspaceRoots } from '../../tools/workspace-roots.ts';
 import { renderReport } from './report.ts';
 import { runEval } from './run-eval.ts';
-import { loadTaskFile } from './task-file.ts';
+import { loadTaskFile, TaskFileError } from './task-file.ts';
 
-const { values, positionals } = parseArgs({
-  args: process.argv.slice(2),
+const usage = 'usage: npm run eval -- <taskfile.json|yaml> [--json report.json] [--concurrency n] [--model m] [--api chat|responses]';
+const { values, positionals } = parseCommandLine('eval', usage, {
   allowPositionals: true,
   options: { json: { type: 'string' }, concurrency: { type: 'string' }, model: { type: 'string' }, api: { type: 'string', default: 'chat' } },
 });
-const usage = 'usage: npm run eval -- <taskfile.json|yaml> [--json report.json] [--concurrency n] [--model m] [--api chat|responses]';
 const file = positionals[0];
-if (!file) {
-  console.error(usage);
-  process.exit(2);
-}
+if (!file) usageExit('eval', usage, 'name a task file (eval/tasks.json is the project\'s own)');
 const api = PROVIDER_KINDS.find((kind) => kind === values.api);
-if (!api) {
-  console.error(`--api must be one of ${PROVIDER_KINDS.join(', ')} (the wire the scripted models go over), not "${values.api}".\n${usage}`);
-  process.exit(2);
-}
-const tasks = loadTaskFile(path.resolve(file));
+if (!api) usageExit('eval', usage, `--api must be one of ${PROVIDER_KINDS.join(', ')} (the wire the scripted models go over), not "${values.api}"`);
+const concurrency = Number(values.concurrency ?? 4);
+if (!Number.isInteger(concurrency) || concurrency < 1) usageExit('eval', usage, `--concurrency: ${values.concurrency} is not a whole number of tasks above 0`);
+const tasks = readTasks(path.resolve(file));
 // Each task's workspace is a copy under <data>/eval: that directory is a workspace root of this process.
 // Tasks that replay a recording: the in-process scripted model may read recordings from their directories.
 const recordingDirs = [...new Set(tasks.flatMap((t) => (t.recording ? [path.dirname(t.recording)] : [])))];
@@ -41,7 +36,7 @@ try {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const report = await runEval(rt.agents, tasks, {
     model: values.model ?? process.env.MODEL ?? 'scripted:qa',
-    concurrency: values.concurrency ? Number(values.concurrency) : 4,
+    concurrency,
     // Each task gets a fresh copy of the example workspace: a task that deletes must not change another's answer.
     workspaceFor: (task) => {
       const dir = path.join(rt.dataDir, 'eval', stamp, task.name.replace(/[^\w.-]+/g, '_'));
@@ -62,3 +57,15 @@ try {
   await rt.close();
 }
 process.exit(failed ? 1 : 0);
+
+/** The task file's tasks; a missing or malformed file ends the command before anything has started (exit 2). */
+function readTasks(taskFile: string) {
+  if (!existsSync(taskFile)) return usageExit('eval', usage, `no task file at ${taskFile}`);
+  try {
+    return loadTaskFile(taskFile);
+  } catch (error) {
+    if (!(error instanceof TaskFileError)) throw error;
+    console.error(`eval: ${error.message}`);
+    return process.exit(2);
+  }
+}
