@@ -12,7 +12,7 @@ import type { ClaimWarning } from '../src/wire/receipt.ts';
 import type { Usage } from '../src/wire/types.ts';
 import type { AgentStore } from '../src/store/store.ts';
 import { ActivityHeartbeats } from './heartbeats.ts';
-import { clientFor, routeFor, type ModelEndpoints } from './model-endpoints.ts';
+import { clientFor, routeFor, type ModelEndpoints, type ModelRoute } from './model-endpoints.ts';
 import { orStoreFailure } from './store-failures.ts';
 
 export interface JudgeClaimsInput extends ClaimCheckInput {
@@ -45,24 +45,34 @@ export function createJudgeClaims(endpoints: ModelEndpoints, registry: ToolRegis
 
   async function judge(input: JudgeClaimsInput, signal: AbortSignal): Promise<JudgeClaimsResult> {
     const specs = claimSpecsOf(input.tools.map((t) => ({ ...t, claims: t.claims ?? registry.get(t.name)?.claims })));
-    const tools = input.tools.filter((t) => specs[t.name]);
-    const route = routeFor(input.model, endpoints);
-    const completion = await clientFor(route).chat.completions.create(
-      {
-        model: route.model,
-        messages: [
-          { role: 'system', content: judgeSystemPrompt(tools) },
-          { role: 'user', content: input.answer },
-        ],
-        stream: false,
-      },
-      { signal },
-    );
-    const claims = parseJudgeReply(completion.choices[0]?.message.content ?? '');
-    return {
-      warnings: judgedWarnings(claims, input.receipt, specs),
-      claims,
-      usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
-    };
+    const { claims, usage } = await askJudge(routeFor(input.model, endpoints), input.tools.filter((t) => specs[t.name]), input.answer, signal);
+    return { warnings: judgedWarnings(claims, input.receipt, specs), claims, usage };
   }
+}
+
+/**
+ * The judge's reading of `answer`: one chat completion with the tools it may name, parsed under the claims'
+ * zod schema (a reply that is no such JSON gives none). Also what `npm run eval:claims -- --judge` measures.
+ */
+export async function askJudge(
+  route: ModelRoute,
+  tools: readonly { name: string; description: string }[],
+  answer: string,
+  signal?: AbortSignal,
+): Promise<{ claims: JudgedClaim[]; usage: Usage }> {
+  const completion = await clientFor(route).chat.completions.create(
+    {
+      model: route.model,
+      messages: [
+        { role: 'system', content: judgeSystemPrompt(tools) },
+        { role: 'user', content: answer },
+      ],
+      stream: false,
+    },
+    { signal },
+  );
+  return {
+    claims: parseJudgeReply(completion.choices[0]?.message.content ?? ''),
+    usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
+  };
 }

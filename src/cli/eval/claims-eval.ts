@@ -21,6 +21,8 @@ import { PROJECT_ROOT } from '../../paths.ts';
 import { withUnknownVerbs } from '../../wordnet/wordnet-verbs.ts';
 import { table } from '../table.ts';
 import { parseCommandLine, usageExit } from '../command-line.ts';
+import { mergeWarnings } from '../../claims/judge-claims.ts';
+import { judgeAll, JudgeRouteError } from './claims-judge.ts';
 import { toolContracts } from '../../tools/contracts.ts';
 import { RECEIPT_OUTCOMES, type ClaimWarning, type Receipt } from '../../wire/receipt.ts';
 import { RISKS } from '../../wire/types.ts';
@@ -109,8 +111,17 @@ export function scoreFiles(files: readonly string[]): CaseResult[] {
  * when either names no object); the rest are misses, and the warnings left over are false alarms.
  */
 export function scoreCase(file: string, c: ClaimCase, specs: ClaimSpecs): CaseResult {
-  const receipt: Receipt = c.receipt.map((e, i) => ({ ...e, callKey: e.callKey ?? `c${i + 1}` }));
-  const warnings = checkClaims(c.answer, receipt, withUnknownVerbs(c.answer, specs));
+  const receipt = receiptOf(c);
+  return scoredWith(file, c, checkClaims(c.answer, receipt, withUnknownVerbs(c.answer, specs)));
+}
+
+/** The case's receipt, each entry with a call key. */
+function receiptOf(c: ClaimCase): Receipt {
+  return c.receipt.map((e, i) => ({ ...e, callKey: e.callKey ?? `c${i + 1}` }));
+}
+
+/** The case scored against the warnings a check gave it. */
+export function scoredWith(file: string, c: ClaimCase, warnings: ClaimWarning[]): CaseResult {
   const unused = [...warnings];
   const missed: Expected[] = [];
   for (const e of c.expect) {
@@ -221,7 +232,7 @@ export const CATEGORY_RECALL_FLOOR = 0.85;
 export function timeClaims(files: readonly string[], passes = 3): { answers: number; msPerAnswer: number[] } {
   const all = files.flatMap((file) => {
     const { tools, cases } = loadClaimFile(file);
-    return cases.map((c) => ({ c, tools, receipt: c.receipt.map((e, i) => ({ ...e, callKey: e.callKey ?? `c${i + 1}` })) }));
+    return cases.map((c) => ({ c, tools, receipt: receiptOf(c) }));
   });
   const pass = () => {
     const start = performance.now();
@@ -233,8 +244,14 @@ export function timeClaims(files: readonly string[], passes = 3): { answers: num
 }
 
 if (import.meta.main) {
-  const usage = 'usage: npm run eval:claims -- [--time] [case files or directories …]   (default: eval/claims)';
-  const { values, positionals: targets } = parseCommandLine('eval:claims', usage, { allowPositionals: true, options: { time: { type: 'boolean' } } });
+  const usage = `usage: npm run eval:claims -- [--time] [--judge <model> [--concurrency n]] [case files or directories …]   (default: eval/claims)
+  --judge: score the rules and the claim judge together, as a run with policy.claimJudge (the model routed as a worker routes it)`;
+  const { values, positionals: targets } = parseCommandLine('eval:claims', usage, {
+    allowPositionals: true,
+    options: { time: { type: 'boolean' }, judge: { type: 'string' }, concurrency: { type: 'string', default: '4' } },
+  });
+  const concurrency = Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) usageExit('eval:claims', usage, `--concurrency: ${values.concurrency} is not a whole number above 0`);
   const missing = targets.filter((t) => !existsSync(t));
   if (missing.length) usageExit('eval:claims', usage, `no such file or directory: ${missing.join(', ')}`);
   const files = caseFiles(targets.length ? targets.map((t) => path.resolve(t)) : [path.join(PROJECT_ROOT, 'eval', 'claims')]);
@@ -243,14 +260,40 @@ if (import.meta.main) {
     console.log(`${answers} answers: ${msPerAnswer.map((ms) => ms.toFixed(2)).join(' / ')} ms per answer (specs derived per answer, after a warm-up pass)`);
     process.exit(0);
   }
-  const results = scoreFiles(files);
+  const results = values.judge ? await judgedResults(files, values.judge, concurrency, usage) : scoreFiles(files);
   console.log(renderClaimsReport(results));
   const total = figures(results);
   const ok = total.recall >= RECALL_TARGET && total.falseAlarmRate <= FALSE_ALARM_LIMIT;
-  const weak = [...groupBy(results, (r) => r.case.category ?? '(none)')].filter(([, rs]) => figures(rs).recall < CATEGORY_RECALL_FLOOR).map(([c, rs]) => `${c} ${pct(figures(rs).recall)}`);
+  const weak = [...groupBy(results.filter((r) => r.case.category), (r) => r.case.category!)].filter(([, rs]) => figures(rs).recall < CATEGORY_RECALL_FLOOR).map(([c, rs]) => `${c} ${pct(figures(rs).recall)}`);
   if (weak.length) console.log(`\ncategories below ${pct(CATEGORY_RECALL_FLOOR)} recall: ${weak.join(', ')}`);
   console.log(
     `\n${ok ? 'PASS' : 'FAIL'}: recall ${pct(total.recall)} (target ≥ ${pct(RECALL_TARGET)}), false alarms ${pct(total.falseAlarmRate)} (limit ≤ ${pct(FALSE_ALARM_LIMIT)}), precision ${pct(total.precision)}`,
   );
   process.exit(ok ? 0 : 1);
+}
+
+/** The files scored with the rules and the judge, merged as a run merges them; the judge's spend on stderr, a judge with no route a usage error. */
+async function judgedResults(files: readonly string[], model: string, concurrency: number, usage: string): Promise<CaseResult[]> {
+  const work = files.flatMap((file) => {
+    const { tools, cases } = loadClaimFile(file);
+    const specs = specsForFile(tools);
+    const offered = [...toolContracts, ...tools.filter((t) => !toolContracts.some((c) => c.name === t.name))].filter((t) => specs[t.name]);
+    return cases.map((c) => ({ file, c, specs, offered, answer: c.answer, receipt: receiptOf(c) }));
+  });
+  try {
+    const { warnings, spend } = await judgeAll(work, model, {
+      concurrency,
+      progress: (done, total) => {
+        if (done % 50 === 0 || done === total) console.error(`judged ${done} of ${total} answers`);
+      },
+    });
+    console.error(
+      `judge ${spend.model}: ${spend.answers} answers, ${spend.promptTokens} prompt + ${spend.completionTokens} completion tokens, $${spend.costUsd.toFixed(4)}` +
+        (spend.failed ? `; ${spend.failed} call(s) failed, scored on the rules alone (the first: ${spend.firstError})` : ''),
+    );
+    return work.map((w, i) => scoredWith(w.file, w.c, mergeWarnings(checkClaims(w.answer, w.receipt, withUnknownVerbs(w.answer, w.specs)), warnings[i]!)));
+  } catch (error) {
+    if (error instanceof JudgeRouteError) return usageExit('eval:claims', usage, error.message);
+    throw error;
+  }
 }
