@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { chromium } from 'playwright-core';
 import { startHttp } from './helpers/http-app.ts';
 import { after, before, test } from 'node:test';
-import { AgentSchedules } from '../src/client/schedules.ts';
+import { AgentSchedules, triggerWaitMs } from '../src/client/schedules.ts';
 import { InvalidScheduleError, ScheduleExistsError, ScheduleNotFoundError } from '../src/client/schedule-input.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
 import { eventually } from './helpers/eventually.ts';
@@ -140,6 +140,42 @@ test('a daily spend cap below one run’s cost: the next trigger that day is ski
   assert.equal(trace.filter((l) => l.type === 'turn').length, 0);
   const last = trace.at(-1);
   assert.ok(last?.type === 'run_stopped' && last.reason === 'schedule_budget', `the trace ends with the stop: ${JSON.stringify(last)}`);
+});
+
+test('a trigger never takes the second of another run of its schedule: the last one taken, or one due then', () => {
+  const t = Date.UTC(2026, 11, 4, 7, 0, 0); // 07:00:00.000
+  assert.equal(triggerWaitMs(t + 400, undefined, []), 0, 'no other run: at once');
+  assert.equal(triggerWaitMs(t + 400, t, []), 600, 'the last run was taken in this second: the next one');
+  assert.equal(triggerWaitMs(t + 400, t - 5000, [t + 60_000]), 0, 'the others are seconds away');
+  // A cron firing due at 07:00:01: a trigger sent at 07:00:00.900 is taken by the server in that second, or in this one.
+  assert.equal(triggerWaitMs(t + 900, undefined, [t + 1000]), 1100, 'one due in the next second: the one after');
+  assert.equal(triggerWaitMs(t + 900, t, [t + 1000]), 1100);
+  // Busy seconds in a row: past them all.
+  assert.equal(triggerWaitMs(t + 100, t, [t + 1000, t + 2000]), 2900);
+});
+
+test('a trigger at the moment an every-2-seconds schedule fires: every run has its own id', { timeout: 60_000 }, async () => {
+  const id = uniqueId('at-the-firing');
+  await schedules.create({ id, run: { goal: 'Which log file mentions a timeout?', model: 'scripted:plan', workspace: h.workspace }, every: '2s', overlap: 'allow_all' });
+  let due = 0;
+  // 20 ms before a firing (a timer that wakes too late on a loaded machine tries the next one).
+  for (let attempt = 0; attempt < 5; attempt++) {
+    due = (await schedules.describe(id)).nextRunTimes.map((t) => Date.parse(t)).find((t) => t > Date.now() + 500)!;
+    await new Promise((r) => setTimeout(r, due - Date.now() - 20));
+    if (Date.now() < due - 5) break;
+  }
+  await schedules.trigger(id);
+  const described = await eventually(async () => {
+    const d = await schedules.describe(id);
+    return (d.runsStarted ?? 0) >= 3 ? d : undefined;
+  }, 'the firing, the trigger and the next firing');
+  await schedules.delete(id);
+  const ids = described.recentRuns.map((r) => r.runId);
+  assert.equal(new Set(ids).size, ids.length, `each run its own id: ${ids.join(', ')}`);
+  // The trigger, sent 20 ms before the firing, waited for the second after it (not the one before: the server may take it late).
+  const named = (ms: number) => `schedule-${id}-${new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
+  assert.ok(ids.includes(named(due)) && ids.includes(named(due + 1000)), `the firing at ${named(due)} and the trigger a second later: ${ids.join(', ')}`);
+  for (const runId of ids) assert.equal((await h.agents.result(runId)).status, 'completed');
 });
 
 test('paused, a schedule due every second starts nothing; unpaused, it starts runs', async () => {

@@ -32,6 +32,21 @@ export function scheduleRunIdPrefix(scheduleId: string): string {
   return `schedule-${scheduleId}`;
 }
 
+/** How much later than it is sent the server may take a trigger (and name its run by that time). */
+const TRIGGER_LATENCY_MS = 250;
+
+/**
+ * How long a trigger sent at `now` waits so that the second the server names its run by is none of the
+ * schedule's other runs': the last one taken, and those about to be (a cron firing at that moment).
+ */
+export function triggerWaitMs(now: number, taken: number | undefined, upcoming: readonly number[]): number {
+  const second = (ms: number) => Math.floor(ms / 1000);
+  const busy = new Set([...(taken === undefined ? [] : [taken]), ...upcoming].map(second));
+  let at = now;
+  while (busy.has(second(at)) || busy.has(second(at + TRIGGER_LATENCY_MS))) at = (second(at) + 1) * 1000;
+  return at - now;
+}
+
 /** A scheduled agent as `list` and `describe` show it (JSON-safe). */
 export interface AgentSchedule {
   id: string;
@@ -139,14 +154,14 @@ export class AgentSchedules {
 
   /**
    * Takes the schedule's action now, under its own overlap policy (skipped, by default, while its last run has
-   * not ended). A trigger within the second of the schedule's last run waits for the next second: Temporal names
-   * a scheduled run by its time to the second, and a second run under the same id would share the first's trace
-   * and effect records.
+   * not ended). Temporal names a scheduled run by its time to the second, and a second run under the same id
+   * would share the first's trace and effect records: so a trigger in the second of the schedule's last run,
+   * or of its next one (a cron firing at the moment of the trigger), waits for a free second (`triggerWaitMs`).
    */
   async trigger(id: string): Promise<void> {
     const description = await this.call(id, (h) => h.describe());
-    const last = description.info.recentActions.at(-1)?.scheduledAt.getTime();
-    if (last !== undefined) await sleep(Math.max(0, Math.floor(last / 1000) * 1000 + 1000 - Date.now()));
+    const taken = description.info.recentActions.at(-1)?.scheduledAt.getTime();
+    await sleep(triggerWaitMs(Date.now(), taken, description.info.nextActionTimes.map((t) => t.getTime())));
     await this.call(id, (h) => h.trigger(description.policies.overlap));
   }
 
