@@ -94,7 +94,12 @@ export function loadClaimCases(file: string): ClaimCase[] {
 
 /** The claim specs a case file is checked with: the built-in tools', and those derived for its own `tools`. */
 export function specsForFile(tools: readonly CaseTool[]): ClaimSpecs {
-  return claimSpecsOf([...toolContracts, ...tools.filter((t) => !toolContracts.some((c) => c.name === t.name))]);
+  return claimSpecsOf(contractsForFile(tools));
+}
+
+/** The built-in tools' contracts, and the case file's own tools (a built-in name keeps the built-in's). */
+function contractsForFile(tools: readonly CaseTool[]) {
+  return [...toolContracts, ...tools.filter((t) => !toolContracts.some((c) => c.name === t.name))];
 }
 
 /** Every case of the files named, scored with its file's specs (and, as the worker does, the answer's unknown verbs WordNet maps to a kind). */
@@ -277,7 +282,7 @@ async function judgedResults(files: readonly string[], model: string, concurrenc
   const work = files.flatMap((file) => {
     const { tools, cases } = loadClaimFile(file);
     const specs = specsForFile(tools);
-    const offered = [...toolContracts, ...tools.filter((t) => !toolContracts.some((c) => c.name === t.name))].filter((t) => specs[t.name]);
+    const offered = contractsForFile(tools).filter((t) => specs[t.name]);
     return cases.map((c) => ({ file, c, specs, offered, answer: c.answer, receipt: receiptOf(c) }));
   });
   try {
