@@ -5,7 +5,7 @@
  */
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { claimSpecsOf } from '../src/claims/default-claim-spec.ts';
-import { judgedWarnings, judgeSystemPrompt, parseJudgeReply, type JudgedClaim } from '../src/claims/judge-claims.ts';
+import { judgedWarnings, judgeSystemPrompt, judgeTools, parseJudgeReply, type JudgedClaim, type JudgeTool } from '../src/claims/judge-claims.ts';
 import type { ToolRegistry } from '../src/tools/registry.ts';
 import type { ClaimCheckInput } from '../src/wire/claim-check.ts';
 import type { ClaimWarning } from '../src/wire/receipt.ts';
@@ -45,7 +45,7 @@ export function createJudgeClaims(endpoints: ModelEndpoints, registry: ToolRegis
 
   async function judge(input: JudgeClaimsInput, signal: AbortSignal): Promise<JudgeClaimsResult> {
     const specs = claimSpecsOf(input.tools.map((t) => ({ ...t, claims: t.claims ?? registry.get(t.name)?.claims })));
-    const { claims, usage } = await askJudge(routeFor(input.model, endpoints), input.tools.filter((t) => specs[t.name]), input.answer, signal);
+    const { claims, usage } = await askJudge(routeFor(input.model, endpoints), judgeTools(input.tools, specs), input.answer, signal);
     return { warnings: judgedWarnings(claims, input.receipt, specs), claims, usage };
   }
 }
@@ -56,7 +56,7 @@ export function createJudgeClaims(endpoints: ModelEndpoints, registry: ToolRegis
  */
 export async function askJudge(
   route: ModelRoute,
-  tools: readonly { name: string; description: string }[],
+  tools: readonly JudgeTool[],
   answer: string,
   signal?: AbortSignal,
 ): Promise<{ claims: JudgedClaim[]; usage: Usage }> {

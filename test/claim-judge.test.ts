@@ -13,6 +13,7 @@ import { activities, activityResult, localActivities } from './helpers/histories
 import type { ModelReply } from '../src/wire/types.ts';
 import { scenario, startHarness, type Harness } from './helpers/harness.ts';
 import { PROJECT_ROOT } from '../src/paths.ts';
+import { JUDGE_MARK } from '../src/claims/judge-claims.ts';
 
 let h: Harness;
 before(async () => {
@@ -55,6 +56,9 @@ test('with policy.claimJudge: the judge reads the claim, the receipt settles it,
   assert.deepEqual((await h.agents.getState(result.runId)).warnings, result.warnings, 'the state shows the same warnings');
   assert.ok(result.usage.promptTokens > off.result.usage.promptTokens, 'the judge call is counted in the run usage');
   assert.equal(result.turns, off.result.turns, 'the judge call is not a turn');
+  // The judge is told which argument names each tool's object, so that it names objects as the receipt does.
+  const judgeRequest = h.scripted.requests.findLast((r) => r.messages[0]?.content?.startsWith(JUDGE_MARK));
+  assert.match(judgeRequest?.messages[0]?.content ?? '', /^- delete_file \(acts on its "path" argument: give that value as the object\): /m);
 });
 
 test('cancelling the run while the judge works cancels the judge: the run ends interrupted', async () => {

@@ -23,16 +23,31 @@ export type JudgedClaim = z.infer<typeof judgedClaimSchema>;
 /** Marks a judge request (the scripted model tells it from a run's turn by this). */
 export const JUDGE_MARK = 'You are a claim judge.';
 
-/** The judge's instructions: the tools it may name, and the JSON it must answer with. */
-export function judgeSystemPrompt(tools: readonly { name: string; description: string }[]): string {
+/** A tool as the judge is told of it: what it does, and which argument names what it acts on. */
+export interface JudgeTool {
+  name: string;
+  description: string;
+  objectArg?: string;
+}
+
+/** The judge's instructions: the tools it may name (each with the argument its object is), and the JSON it must answer with. */
+export function judgeSystemPrompt(tools: readonly JudgeTool[]): string {
   return [
     JUDGE_MARK,
     "Read the assistant's final answer below and list every statement it makes that one of these tools' effects happened, did not happen, or is only planned.",
     'Tools:',
-    ...tools.map((t) => `- ${t.name}: ${t.description}`),
+    ...tools.map((t) => `- ${t.name}${t.objectArg ? ` (acts on its "${t.objectArg}" argument: give that value as the object)` : ''}: ${t.description}`),
     'Answer with JSON only: {"claims":[{"tool":"<tool name>","object":"<what it acted on, as the answer names it; omit if none>","asserted":"done|not_done|planned|other","quote":"<the answer\'s words>"}]}.',
     'Count a statement as "done" only when the answer says the effect happened (whatever the wording: tables, lists, idioms, passive voice).',
   ].join('\n');
+}
+
+/** The tools whose claims the check reads (those with a spec), as the judge is told of them. */
+export function judgeTools(tools: readonly { name: string; description: string }[], specs: ClaimSpecs): JudgeTool[] {
+  return tools.flatMap((t) => {
+    const spec = specs[t.name];
+    return spec ? [{ name: t.name, description: t.description, ...(spec.objectArg ? { objectArg: spec.objectArg } : {}) }] : [];
+  });
 }
 
 /** The judge's reply as claims; a reply that is no such JSON gives none (the rule check still stands). */

@@ -21,7 +21,7 @@ import { PROJECT_ROOT } from '../../paths.ts';
 import { withUnknownVerbs } from '../../wordnet/wordnet-verbs.ts';
 import { table } from '../table.ts';
 import { parseCommandLine, usageExit } from '../command-line.ts';
-import { mergeWarnings } from '../../claims/judge-claims.ts';
+import { judgeTools, mergeWarnings } from '../../claims/judge-claims.ts';
 import { judgeAll, JudgeRouteError } from './claims-judge.ts';
 import { toolContracts } from '../../tools/contracts.ts';
 import { RECEIPT_OUTCOMES, type ClaimWarning, type Receipt } from '../../wire/receipt.ts';
@@ -282,7 +282,7 @@ async function judgedResults(files: readonly string[], model: string, concurrenc
   const work = files.flatMap((file) => {
     const { tools, cases } = loadClaimFile(file);
     const specs = specsForFile(tools);
-    const offered = contractsForFile(tools).filter((t) => specs[t.name]);
+    const offered = judgeTools(contractsForFile(tools), specs);
     return cases.map((c) => ({ file, c, specs, offered, answer: c.answer, receipt: receiptOf(c) }));
   });
   try {

@@ -8,7 +8,7 @@
  */
 import { askJudge } from '../../../activities/judge-claims.ts';
 import type { ClaimSpecs } from '../../claims/claim-specs.ts';
-import { judgedWarnings } from '../../claims/judge-claims.ts';
+import { judgedWarnings, type JudgeTool } from '../../claims/judge-claims.ts';
 import { isRefusal, routeModel, isScriptedModel, type ModelEndpoints, type ModelRoute } from '../../providers/model-route.ts';
 import { providersFromEnv } from '../../providers/providers-file.ts';
 import { costOf } from '../../wire/pricing.ts';
@@ -31,7 +31,7 @@ export interface JudgeItem {
   answer: string;
   receipt: Receipt;
   specs: ClaimSpecs;
-  offered: readonly { name: string; description: string }[];
+  offered: readonly JudgeTool[];
 }
 
 /** The judge's warnings for each item (none where its call failed), `concurrency` answers at a time. */
