@@ -156,6 +156,17 @@ test("every npm script's `--help` prints its usage, and a wrong option is one li
     assert.match(bad.stderr, said);
     assert.doesNotMatch(bad.stderr, /\n\s+at /, `${script} ${wrong} prints no stack trace`);
   }
+  // A number option that is no number is refused before anything starts (no Temporal server, no run).
+  for (const [wrong, said] of [
+    ['run "Free some disk space." --max-turns abc', /^UsageError: --max-turns is "abc": give a whole number of 1 or more\.$/m],
+    ['list --limit x', /^UsageError: --limit is "x": give a whole number of 1 or more\.$/m],
+    ['serve --port 99999', /^UsageError: --port is "99999": give a port number/m],
+  ] as const) {
+    const bad = await runToEnd(`npm run --silent agent -- ${wrong}`, {});
+    assert.equal(bad.code, 2, `${wrong}: ${bad.stderr}`);
+    assert.match(bad.stderr, said);
+    assert.doesNotMatch(bad.stderr, /Temporal dev server started/, `${wrong}: refused before starting a server`);
+  }
 });
 
 test('a provider model on a worker with no key: the run fails at once, and `run` prints why', { timeout: 120_000 }, async () => {

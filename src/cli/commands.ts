@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline/promises';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
-import { AGENT, log, NO_WORKER, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
+import { AGENT, limitsOption, log, NO_WORKER, numberOption, runIdOf, untilSignal, UsageError, WITH_SCRIPTED_WORKER, withRuntime, type Invocation } from './context.ts';
 import { runAndWait } from './run-and-wait.ts';
 import { gcCommand } from './gc-command.ts';
 import { scheduleCommand } from './schedule-command.ts';
@@ -21,18 +21,25 @@ import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/type
 const DEMO_GOAL = 'Which log file mentions a timeout, and what does it say?';
 
 export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promise<number>>> = {
-  demo: (inv) =>
+  demo: (inv) => {
     // The seed's question, with the seed's two tools.
-    withRuntime(WITH_SCRIPTED_WORKER, (rt) => runAndWait(rt, { tools: ['list_files', 'read_file'], ...runInputOf(inv, inv.rest.join(' ') || DEMO_GOAL) })),
-  run: (inv) => withRuntime(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, (rt) => runAndWait(rt, runInputOf(inv, inv.rest.join(' ')))),
-  start: (inv) =>
-    withRuntime(NO_WORKER, async (rt) => {
-      const { runId } = await rt.agents.startRun(runInputOf(inv, inv.rest.join(' ')));
+    const input: RunInput = { tools: ['list_files', 'read_file'], ...runInputOf(inv, inv.rest.join(' ') || DEMO_GOAL) };
+    return withRuntime(WITH_SCRIPTED_WORKER, (rt) => runAndWait(rt, input));
+  },
+  run: (inv) => {
+    const input = runInputOf(inv, inv.rest.join(' '));
+    return withRuntime(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER, (rt) => runAndWait(rt, input));
+  },
+  start: (inv) => {
+    const input = runInputOf(inv, inv.rest.join(' '));
+    return withRuntime(NO_WORKER, async (rt) => {
+      const { runId } = await rt.agents.startRun(input);
       console.log(runId);
       if (rt.endpoint.owned) log(`No Temporal server was running; the run is stored and goes on when a server and a worker run (${AGENT} server, ${AGENT} worker).`);
       else if (!(await workflowPollers(rt.agents.temporal, rt.agents.taskQueue)).length) log(noWorkerHint(rt.agents.taskQueue));
       return 0;
-    }),
+    });
+  },
   status: (inv) => onRun(inv, async (rt, runId) => (console.log(stateTable(await rt.agents.getState(runId))), 0)),
   result: (inv) =>
     onRun(inv, async (rt, runId) => {
@@ -76,18 +83,20 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
   replay,
   gc: gcCommand,
   schedule: scheduleCommand,
-  list: (inv) =>
-    withRuntime(NO_WORKER, async (rt) => {
-      const { status, pending, tool, limit } = inv.values;
+  list: (inv) => {
+    const { status, pending, tool } = inv.values;
+    const limit = numberOption(inv.values, 'limit', 'count');
+    return withRuntime(NO_WORKER, async (rt) => {
       const runs = await rt.agents.listRuns({
         ...(status ? { status: parseStatuses(status) } : {}),
         ...(pending ? { pending: true } : {}),
         ...(tool ? { tool } : {}),
-        ...(limit ? { limit: Number(limit) } : {}),
+        ...(limit !== undefined ? { limit } : {}),
       });
       console.log(runTable(runs));
       return 0;
-    }),
+    });
+  },
   agents: async () => {
     // From the store alone: what the workers published, so it answers with no worker and no Temporal server.
     const [{ openStore }, { listOffers }, { offersText }, { dataDir }] = await Promise.all([
@@ -104,17 +113,19 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
     }
     return 0;
   },
-  serve: (inv) =>
+  serve: (inv) => {
+    const port = numberOption(inv.values, 'port', 'port');
+    const { host } = inv.values;
     // The HTTP API and the inbox; a worker (serving scripted models too, like `run`) unless --no-worker.
-    withRuntime({ ...(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER), waitForStore: true }, async (rt) => {
-      const { port, host } = inv.values;
+    return withRuntime({ ...(inv.values['no-worker'] ? NO_WORKER : WITH_SCRIPTED_WORKER), waitForStore: true }, async (rt) => {
       const { serveHttp } = await import('../http/serve.ts');
-      const server = await serveHttp({ agents: rt.agents, store: rt.store, ...(port ? { port: Number(port) } : {}), ...(host ? { host } : {}), temporalUiUrl: rt.endpoint.uiUrl, log });
+      const server = await serveHttp({ agents: rt.agents, store: rt.store, ...(port !== undefined ? { port } : {}), ...(host ? { host } : {}), temporalUiUrl: rt.endpoint.uiUrl, log });
       console.log(`Serving ${server.url} — inbox ${server.url}/ui, API ${server.url}/openapi.json${rt.worker ? ', with a worker' : ''}. Ctrl-C stops it.`);
       await untilSignal();
       await server.close();
       return 0;
-    }),
+    });
+  },
   worker: async (inv) => {
     // Worker Versioning, opt-in: --deployment (AGENT_DEPLOYMENT_NAME) and --build-id (AGENT_BUILD_ID).
     const { deploymentFromEnv } = await import('../worker/deployment.ts');
@@ -155,11 +166,7 @@ function runInputOf({ command, values }: Invocation, goal: string | undefined): 
   return {
     goal,
     model: values.model ?? defaultModel(),
-    limits: {
-      ...(values['max-turns'] ? { maxTurns: Number(values['max-turns']) } : {}),
-      ...(values['max-budget'] ? { maxBudgetUsd: Number(values['max-budget']) } : {}),
-      ...(values['max-wall-ms'] ? { maxWallMs: Number(values['max-wall-ms']) } : {}),
-    },
+    limits: limitsOption(values),
     ...(values.workspace ? { workspace: path.resolve(values.workspace) } : {}),
     ...(values.tools ? { tools: values.tools.split(',').map((t) => t.trim()) } : {}),
     ...(values['fatal-tool-errors'] ? { toolErrorsAreFatal: true } : {}),

@@ -78,6 +78,31 @@ export class UsageError extends AgentError {
   readonly code = 'Usage';
 }
 
+type NumberOptionName = { [K in keyof typeof CLI_OPTIONS]: (typeof CLI_OPTIONS)[K]['type'] extends 'string' ? K : never }[keyof typeof CLI_OPTIONS];
+
+const NUMBER_KINDS = {
+  count: { test: (n: number) => Number.isInteger(n) && n >= 1, what: 'a whole number of 1 or more' },
+  amount: { test: (n: number) => n > 0, what: 'an amount above 0 (USD)' },
+  port: { test: (n: number) => Number.isInteger(n) && n >= 0 && n <= 65_535, what: 'a port number (0–65535; 0 picks a free one)' },
+} as const;
+
+/** A numeric option (undefined when not given), or a usage error naming it — read before anything starts. */
+export function numberOption(values: Invocation['values'], name: NumberOptionName, kind: keyof typeof NUMBER_KINDS): number | undefined {
+  const text = values[name];
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || !NUMBER_KINDS[kind].test(n)) throw new UsageError(`--${name} is "${text}": give ${NUMBER_KINDS[kind].what}.`);
+  return n;
+}
+
+/** `--max-turns`, `--max-budget` and `--max-wall-ms` as run limits (those given). */
+export function limitsOption(values: Invocation['values']): { maxTurns?: number; maxBudgetUsd?: number; maxWallMs?: number } {
+  const maxTurns = numberOption(values, 'max-turns', 'count');
+  const maxBudgetUsd = numberOption(values, 'max-budget', 'amount');
+  const maxWallMs = numberOption(values, 'max-wall-ms', 'count');
+  return { ...(maxTurns !== undefined ? { maxTurns } : {}), ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}), ...(maxWallMs !== undefined ? { maxWallMs } : {}) };
+}
+
 /** The run id a command was given, or a usage error that shows how to give it. */
 export function runIdOf({ command, rest }: Invocation): string {
   if (!rest[0]) throw new UsageError(`"${command}" needs a run id: ${AGENT} ${command} <runId>`);

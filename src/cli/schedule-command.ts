@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { AgentSchedules, type AgentSchedule } from '../client/schedules.ts';
-import { AGENT, NO_WORKER, UsageError, withRuntime, type Invocation } from './context.ts';
+import { AGENT, limitsOption, NO_WORKER, numberOption, UsageError, withRuntime, type Invocation } from './context.ts';
 import { table } from './table.ts';
 
 export const SCHEDULE_USAGE = `schedule create <id> "<goal>"   a scheduled agent: --cron "0 7 * * 1-5" (several: ";"-separated) or --every 1h,
@@ -20,6 +20,8 @@ export function scheduleCommand(inv: Invocation): Promise<number> {
   if (!sub || !(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`"schedule" needs one of ${SUBCOMMANDS.join(', ')}:\n  ${SCHEDULE_USAGE}`);
   if (sub !== 'list' && !id) throw new UsageError(`"schedule ${sub}" needs a schedule id: ${AGENT} schedule ${sub} <id>`);
   const { values } = inv;
+  const limits = limitsOption(values);
+  const dailyBudgetUsd = numberOption(values, 'daily-budget', 'amount');
   return withRuntime(NO_WORKER, async (rt) => {
     const schedules = new AgentSchedules(rt.agents);
     switch (sub) {
@@ -32,7 +34,7 @@ export function scheduleCommand(inv: Invocation): Promise<number> {
             goal,
             ...(values.agent ? { agent: values.agent } : { model: values.model ?? process.env.MODEL ?? 'scripted:plan' }),
             ...(values.agent && values.model ? { model: values.model } : {}),
-            ...limitsOf(values),
+            ...(Object.keys(limits).length ? { limits } : {}),
             ...(values.workspace ? { workspace: path.resolve(values.workspace) } : {}),
             ...(values.tools ? { tools: values.tools.split(',').map((t) => t.trim()) } : {}),
           },
@@ -42,7 +44,7 @@ export function scheduleCommand(inv: Invocation): Promise<number> {
           ...(values.overlap ? { overlap: values.overlap } : {}),
           ...(values['catchup-window'] ? { catchupWindow: durationOption(values['catchup-window']) } : {}),
           ...(values.jitter ? { jitter: durationOption(values.jitter) } : {}),
-          ...(values['daily-budget'] ? { dailyBudgetUsd: Number(values['daily-budget']) } : {}),
+          ...(dailyBudgetUsd !== undefined ? { dailyBudgetUsd } : {}),
           ...(values.paused ? { paused: true } : {}),
           ...(values.reason ? { note: values.reason } : {}),
         });
@@ -85,14 +87,6 @@ export function scheduleCommand(inv: Invocation): Promise<number> {
   });
 }
 
-function limitsOf(values: Invocation['values']) {
-  const limits = {
-    ...(values['max-turns'] ? { maxTurns: Number(values['max-turns']) } : {}),
-    ...(values['max-budget'] ? { maxBudgetUsd: Number(values['max-budget']) } : {}),
-    ...(values['max-wall-ms'] ? { maxWallMs: Number(values['max-wall-ms']) } : {}),
-  };
-  return Object.keys(limits).length ? { limits } : {};
-}
 
 /** `--every 90000` is milliseconds; `--every 15m` is passed on as text. */
 function durationOption(text: string): number | string {
