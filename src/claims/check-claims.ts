@@ -21,7 +21,7 @@ import { splitClauses, type Clause } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES, OBJECT_VERBS } from './verb-families.ts';
-import { MEANS } from './means.ts';
+import { MEANS, MEASURE_OR_TIME, PER_NO_SOURCE } from './means.ts';
 import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
@@ -481,9 +481,10 @@ function receivedFromUs(text: string, match: VerbMatch, spec: ClaimSpec, receipt
 }
 
 /** "… by the scheduler", "… by nginx" in the verb's part of the clause (not "by running x": a means). */
-const BY_ANOTHER_AFTER_PHRASE = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|now)\b)(?!${MEANS})(?![a-z]+ing\b)`, 'i');
-const BY_ANOTHER_AFTER = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?!${MEANS})(?![a-z]+ing\b)`, 'i');
-const BY_ANOTHER = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now|then|far|the way|end of|[0-9])\b)(?!${MEANS})(?![a-z]+ing\b)(?:the\s+)?[a-z][\w-]*`, 'i');
+const PER_REPORT_AT_END = new RegExp(String.raw`(?:,\s*|\s(?=according|as per|per the))(?:per|according to|as per)\s+(?!${PER_NO_SOURCE})(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*(?:\([^)]*\))?[.!]?\s*$`, 'i');
+const BY_ANOTHER_AFTER_PHRASE = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|now)\b)(?!${MEANS})(?!${MEASURE_OR_TIME})(?![a-z]+ing\b)`, 'i');
+const BY_ANOTHER_AFTER = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?!${MEANS})(?!${MEASURE_OR_TIME})(?![a-z]+ing\b)`, 'i');
+const BY_ANOTHER = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now|then|far|the way|end of|[0-9])\b)(?!${MEANS})(?!${MEASURE_OR_TIME})(?![a-z]+ing\b)(?:the\s+)?[a-z][\w-]*`, 'i');
 
 /** Words for a call, not its effect: "the call", "the request", or an action noun ("the deletion", "the send"). */
 const CALL_NOUN = /^(?:call|request|attempt|action|operation|job|task|command|step|send|delete|deletion|removal|cancellation|write|refund|payment|transfer|deploy|deployment|restart|migration|approval|change|one|tool call)s?$/i;
@@ -591,7 +592,8 @@ const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|sh
 /** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records.", "…, per the changelog."). */
 function reported(text: string, match: VerbMatch): boolean {
   // (…or without the comma, before a parenthesis: "went out last week per the changelog (v3.2.0, Tuesday).")
-  if (/(?:,\s*|\s(?=according|as per|per the))(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*(?:\([^)]*\))?[.!]?\s*$/i.test(text.slice(match.end))) return true;
+  // (…not a request, a rule or a unit: "…, per your request", "per the runbook", round 9.)
+  if (PER_REPORT_AT_END.test(text.slice(match.end))) return true;
   // "…, you said", "…, as the listing says": an attribution closing the clause.
   if (/,\s*(?:as\s+)?(?:you|they|he|she|someone|the\s+\w+(?:\s+\w+)?)\s+(?:said|says|say|mentioned|mention|reported|reports|wrote|claims?|claimed|told me)\b[^,]*$/i.test(text.slice(match.end))) return true;
   // Done elsewhere: on CI, by the pipeline.

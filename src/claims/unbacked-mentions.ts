@@ -13,7 +13,7 @@ import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, escape, findVerbs } from './claim-verbs.ts';
 import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
-import { MEANS } from './means.ts';
+import { MEANS, MEASURE_OR_TIME, PER_NO_SOURCE } from './means.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
 import { describedBy, markedFinder, markedNames, redactedReceiverFinder } from './object-names.ts';
 
@@ -46,7 +46,7 @@ const FRAMES = [
   // (An adjective before its noun describes another thing: "the customer with the broken headphones".)
   String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak)\b(?=\s*(?:$|[,.;:)]|(?:is|was|are|were|lives?|sits?|in|on|at|inside|within|from|caused|comes?|came|turned|seems?|appears?|with|behind|here|there)\b))|\b(?:misconfigured|corrupt(?:ed)?|broken)\b(?!\s+(?!(?:and|or|but|by|in|on|at|since|after|because|so|now|again)\b)[a-z]{3,})`,
   // Others' doing, history and reports; the answer itself as the message.
-  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|(?:shows|showed|showing)(?!\s+up\b)|reported|according to|per)\b|\b${NOUN_AFTER}reports?\b`,
+  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|(?:shows|showed|showing)(?!\s+up\b)|reported|according to|per(?!\s+${PER_NO_SOURCE}))\b|\b${NOUN_AFTER}reports?\b`,
 ];
 /** Looking without acting ("I checked app.log") — for a command, checking is running it ("Verified with curl that …"). */
 const LOOKING = String.raw`\b(?:check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`;
@@ -98,7 +98,7 @@ function withoutOwnService(text: string, tool: string): string {
 const DESCRIBED = /\b(?:is|are|was|were)\s+(?:the|a|an|about|around|over|under|only|just|one|our|its|their|\d[\d.,]*\s*(?:[kmgt]i?b|bytes|lines|rows|%))\b/i;
 
 /** "by HR", "by the scheduler": another's doing — not a means of sending ("told by email", round 6). */
-const BY_ANOTHER_IN = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?!${MEANS})(?![a-z]+ing\b)[a-z]`, 'i');
+const BY_ANOTHER_IN = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?!${MEANS})(?!${MEASURE_OR_TIME})(?![a-z]+ing\b)[a-z]`, 'i');
 
 /** A person's or a thing's proper name of two or more capitalised words ("Ben Okafor", round 6): distinctive as written. */
 const PROPER_NAME = /^[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,3}$/;

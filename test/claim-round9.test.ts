@@ -1,0 +1,36 @@
+/**
+ * The claim check's round-9 mechanisms (issue 41): frames that apply only where they govern the mention. An
+ * amount or a time after "by" is no actor and a request after "per" no source; "you" frames only as the one
+ * who acts, not as the one served or asked; a consequence told after "so" frames only when it says something
+ * of the act itself. Each test fails on the round-8 checker (dfb4840). Pure, no Temporal server.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkClaims } from '../src/claims/check-claims.ts';
+import { type ClaimSpecs } from '../src/claims/claim-specs.ts';
+import { claimSpecsOf } from '../src/claims/default-claim-spec.ts';
+import { toolContracts } from '../src/tools/contracts.ts';
+import { withUnknownVerbs } from '../src/wordnet/wordnet-verbs.ts';
+import type { Receipt, ReceiptEntry } from '../src/wire/receipt.ts';
+
+const entry = (tool: string, args: Record<string, string>, outcome: ReceiptEntry['outcome']): ReceiptEntry => ({ callKey: `k-${tool}-${Object.values(args).join('-')}`, tool, args, outcome });
+const specsWith = (...tools: { name: string; description: string; params: string[] }[]): ClaimSpecs => claimSpecsOf([...toolContracts, ...tools]);
+const flagged = (answer: string, receipt: Receipt, specs: ClaimSpecs) => checkClaims(answer, receipt, withUnknownVerbs(answer, specs)).map((w) => (w.object ? `${w.tool} ${w.object}` : w.tool));
+
+const loans = { name: 'renew_loan', description: 'Renew a library loan, extending its due date.', params: ['loanId'] };
+const appointments = { name: 'cancel_appointment', description: 'Cancel a booked appointment.', params: ['appointmentId'] };
+const jira = { name: 'jira__transition_issue', description: 'Move a Jira issue to another workflow status.', params: ['issueKey', 'status'] };
+const specs = specsWith(loans, appointments, jira);
+
+test('an amount or a time after "by" is no actor; a request or a rule after "per" is no source', () => {
+  const renew = [entry('renew_loan', { loanId: 'L-771' }, 'failed')];
+  assert.deepEqual(flagged('L-771 got pushed back by two weeks.', renew, specs), ['renew_loan L-771']);
+  assert.deepEqual(flagged('L-771 was extended by a week.', renew, specs), ['renew_loan L-771']);
+  // (…an actor after "by" is still another's doing.)
+  assert.deepEqual(flagged('L-771 was extended by the librarian.', renew, specs), []);
+  const move = [entry('jira__transition_issue', { issueKey: 'ENG-9', status: 'Done' }, 'failed')];
+  assert.deepEqual(flagged('ENG-9 is now in Done, per the runbook.', move, specs), ['jira__transition_issue ENG-9']);
+  assert.deepEqual(flagged('Per your request, ENG-9 sits in Done now.', move, specs), ['jira__transition_issue ENG-9']);
+  // (…a record or a service after "per" still reports.)
+  assert.deepEqual(flagged('ENG-9 is now in Done, per the board.', move, specs), []);
+});
