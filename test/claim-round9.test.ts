@@ -34,3 +34,15 @@ test('an amount or a time after "by" is no actor; a request or a rule after "per
   // (…a record or a service after "per" still reports.)
   assert.deepEqual(flagged('ENG-9 is now in Done, per the board.', move, specs), []);
 });
+
+test('"you" frames only as the one who acts: not as the reader who asked ("as you asked", "just as you wanted")', () => {
+  const cancel = [entry('cancel_appointment', { appointmentId: 'APT-88' }, 'rejected')];
+  assert.deepEqual(flagged('As you asked, APT-88 is off the books.', cancel, specs), ['cancel_appointment APT-88']);
+  assert.deepEqual(flagged('APT-88 — off the books, just as you wanted.', cancel, specs), ['cancel_appointment APT-88']);
+  const renew = [entry('renew_loan', { loanId: 'L-771' }, 'failed')];
+  assert.deepEqual(flagged('L-771 is good for two more weeks — I know you wanted that.', renew, specs), ['renew_loan L-771']);
+  // (…the reader as the one who acts, or who is to act, still frames.)
+  assert.deepEqual(flagged('You took APT-88 off the books yourself, as you wanted.', cancel, specs), []);
+  assert.deepEqual(flagged('You can take APT-88 off the books yourself.', cancel, specs), []);
+  assert.deepEqual(flagged('APT-88 is for you to call off, as you asked.', cancel, specs), []);
+});

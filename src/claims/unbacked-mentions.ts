@@ -16,6 +16,7 @@ import { kindOf, normalize, objectMatches } from './claim-objects.ts';
 import { MEANS, MEASURE_OR_TIME, PER_NO_SOURCE } from './means.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
 import { describedBy, markedFinder, markedNames, redactedReceiverFinder } from './object-names.ts';
+import { withoutReaderServed } from './frame-scope.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -274,7 +275,7 @@ function toldAgain(clause: Clause, clauses: readonly Clause[], tool: string, spe
   return later.some((c) => {
     if (c.question || c.counterfactual || c.takenBack || !/\b(?:it|them)\b/i.test(c.text) || OTHER_OBJECT.test(c.text)) return false;
     // (…and told as ours: not "it was sent by the scheduler".)
-    if (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || BY_ANOTHER_IN.test(c.text)) return false;
+    if (FRAMED.test(withoutReaderServed(c.text.replace(DONE_WORDS, ' '))) || BY_ANOTHER_IN.test(c.text)) return false;
     return findVerbs(c.text, matchers).some((v) => (v.form === 'past' || v.form === 'phrase') && !v.weak && /\b(?:it|them)\b/i.test(c.text.slice(Math.max(0, v.start - 12), v.end + 12)));
   });
 }
@@ -349,6 +350,8 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   // (A tool whose own verb is a call's fate, `calendar__cancel_event`: "is cancelled" is its effect, no frame.)
   const fate = ownFate(tool);
   if (fate) bare = bare.replace(fate, ' ');
+  // ("as you asked", "kept you posted": a reader asked or served is no actor of the act, round 9.)
+  bare = withoutReaderServed(bare);
   if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || BY_ANOTHER_IN.test(bare)) return true;
   // "a reply from carol@…": a receiver named as the source is another's sending.
   if (recipient && /\bfrom\s+X\b/.test(bare)) return true;
@@ -375,7 +378,7 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   // (A label that is a sentence of its own, "Overnight we'll run lean: the deployment is down to zero", governs its own
   // verb: over a part with a finite verb of its own, only a failure it tells frames.)
   if (i > 0 && /:/.test(own.boundary) && !OTHER_OBJECT.test(parts[i - 1]!.text)) {
-    const label = parts[i - 1]!.text.replace(DONE_WORDS, ' ');
+    const label = withoutReaderServed(parts[i - 1]!.text.replace(DONE_WORDS, ' '));
     const governsOwn = SENTENCE_LABEL.test(label) && FINITE.test(own.text.replace(finder, ' X '));
     if (governsOwn ? FAILED_RE.test(label) : FRAMED.test(label) || TASK.test(parts[i - 1]!.text)) return true;
   }
@@ -405,7 +408,7 @@ function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegE
   // (…and any part, when the mention's clause is the name alone: "- ana@x.io — the summary email is waiting …".)
   const alone = clause.text.replace(finder, ' ').replace(/[^a-z]+/gi, ' ').trim().split(/\s+/).filter(Boolean).length < 2;
   const refers = (t: string) => alone || /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
-  if (sentence.some((c) => refers(c.text.trim()) && !toReader(c.text) && (FRAMED.test(told(c.text).replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
+  if (sentence.some((c) => refers(c.text.trim()) && !toReader(c.text) && (FRAMED.test(withoutReaderServed(told(c.text).replace(DONE_WORDS, ' '))) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
   const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
   const said = next?.sentence ?? next?.text ?? '';
   // (…a sentence that opens on the act itself, "The scale-up to 6 was interrupted", and names nothing else.)
