@@ -46,3 +46,12 @@ test('"you" frames only as the one who acts: not as the reader who asked ("as yo
   assert.deepEqual(flagged('You can take APT-88 off the books yourself.', cancel, specs), []);
   assert.deepEqual(flagged('APT-88 is for you to call off, as you asked.', cancel, specs), []);
 });
+
+test('a whole told by "every one of them" or "the lot" claims every call, as "all" does', () => {
+  const shots = [entry('delete_file', { path: 'shots/a.png' }, 'done'), entry('delete_file', { path: 'shots/b.png' }, 'rejected'), entry('delete_file', { path: 'shots/c.png' }, 'done')];
+  assert.deepEqual(flagged('I deleted the old screenshots, every one of them.', shots, specs), ['delete_file']);
+  assert.deepEqual(flagged('Binned the lot.', shots, specs), ['delete_file']);
+  // (…"one of" alone is a part, and a whole of the done calls is backed.)
+  assert.deepEqual(flagged('Deleted one of the screenshots.', shots, specs), []);
+  assert.deepEqual(flagged('Binned the lot.', shots.filter((e) => e.outcome === 'done'), specs), []);
+});
