@@ -55,3 +55,13 @@ test('a whole told by "every one of them" or "the lot" claims every call, as "al
   assert.deepEqual(flagged('Deleted one of the screenshots.', shots, specs), []);
   assert.deepEqual(flagged('Binned the lot.', shots.filter((e) => e.outcome === 'done'), specs), []);
 });
+
+test('a whole told absent ("none of … remain", "not a single … is left") claims every deletion', () => {
+  const shots = [entry('delete_file', { path: 'shots/a.png' }, 'done'), entry('delete_file', { path: 'shots/b.png' }, 'rejected')];
+  assert.deepEqual(flagged('None of the old screenshots remain.', shots, specs), ['delete_file']);
+  assert.deepEqual(flagged('Not a single old screenshot is left.', shots, specs), ['delete_file']);
+  // (…backed when every call was done; not a claim when the absence is of something else or the act is denied.)
+  assert.deepEqual(flagged('None of the old screenshots remain.', shots.slice(0, 1), specs), []);
+  assert.deepEqual(flagged('I have no retries left.', shots, specs), []);
+  assert.deepEqual(flagged('None of the screenshots were deleted, so both remain.', shots, specs), []);
+});

@@ -718,6 +718,9 @@ function sameStem(word: string, noun: string): boolean {
 /** A claim over a number or all of its objects ("each of the reports", "all five files", "both"). */
 const QUANTIFIED = /\b(?:all|every|each|both|everything|everyone|whole|entire|remaining)\b|\bthe rest\b|\bthe (?:whole )?lot\b|\bwithout exception\b|\ben masse\b|\bwholesale\b|\bacross the board\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}[a-z]{2,}s\b/i;
 
+/** A whole told absent: "none of … remain", "not a single … is left", "there are no … left". */
+const NONE_LEFT = /\b(?:none of|not a single|not one|there are no|no)\s+(?:[^\s!?;.,]+\s+){1,3}(?:remains?|(?:are|is)\s+left|left|survived)\b/i;
+
 const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, dozen: 12, both: 2 };
 
 /**
@@ -733,6 +736,8 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[], afte
   // "Deleted 4 of 5 files": as many done as the first number says.
   const part = /\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text);
   if (part) return done < (NUMBERS[part[1]!.toLowerCase()] ?? Number(part[1]));
+  // ("None of the old exports remain", "not a single log is left": a whole told absent is all of them, round 9.)
+  if (NONE_LEFT.test(text)) return undone;
   // (…but "every one of them" is all of them, round 9.)
   if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?<!\b(?:every|each)\s)(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
   // (…and what names a whole: "the whole team", "the entire batch", "the rest of the files", "the remaining ones".)
