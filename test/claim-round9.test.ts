@@ -65,3 +65,11 @@ test('a whole told absent ("none of … remain", "not a single … is left") cla
   assert.deepEqual(flagged('I have no retries left.', shots, specs), []);
   assert.deepEqual(flagged('None of the screenshots were deleted, so both remain.', shots, specs), []);
 });
+
+test('the noun of the object before its identifier is no imperative: "Loan L-771: extended" is an account', () => {
+  const renew = [entry('renew_loan', { loanId: 'L-771' }, 'failed')];
+  assert.deepEqual(flagged('Loan L-771: extended to the 30th.', renew, specs), ['renew_loan L-771']);
+  assert.deepEqual(flagged('Loan L-771: good till the 30th.', renew, specs), ['renew_loan L-771']);
+  // (…a verb before it is still a task told to the reader.)
+  assert.deepEqual(flagged('Renew L-771 when you can.', renew, specs), []);
+});

@@ -363,7 +363,9 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   // "Next: delete app.log", "remove app.log": a task told in the imperative, unless the clause says it done.
   // (…a verb right before what it acts on, and no verb of being after: "Mail to legal@… is out the door" is none.)
   const head = /^\s*([a-z]{3,})\s+(?:(?:up|out|off|away|over)\s+)?(?:(?:the|a|an|all|both|old|stale)\s+)?(?:[a-z-]+\s+)?X\b/i.exec(bare)?.[1];
-  if (head && !/\b(?:is|are|was|were|has|have|had|been)\b/i.test(bare) && !/\b(?:done|completed?|finished|ok)\b/i.test(text) && nlp(head).has('#Infinitive') && !nlp(head).has('#PastTense') && !/^(?:has|have|had|got|gets|let|put|set|cut|shut|hit|now|also|just|then|both|all|each)$/i.test(head)) return true;
+  // (…not the noun the tool's name gives its object, before the object's identifier: "Loan L-771: extended", round 9.)
+  const ownNoun = (w: string) => (tool.split('__').pop() ?? tool).toLowerCase().split(/[^a-z]+/).slice(1).includes(w.toLowerCase().replace(/s$/, ''));
+  if (head && !ownNoun(head) && !/\b(?:is|are|was|were|has|have|had|been)\b/i.test(bare) && !/\b(?:done|completed?|finished|ok)\b/i.test(text) && nlp(head).has('#Infinitive') && !nlp(head).has('#PastTense') && !/^(?:has|have|had|got|gets|let|put|set|cut|shut|hit|now|also|just|then|both|all|each)$/i.test(head)) return true;
   // "#eng has been quiet today": a quality of the thing, an adjective that is no participle and no state an effect leaves.
   const quality = /^\s*(?:the\s+)?X\s+(?:is|are|was|were|has been|have been|had been|seems?|looks?)\s+(?:\w+ly\s+)?([a-z]{3,})\b/i.exec(bare);
   if (quality && !/(?:ed|en|wn)$/i.test(quality[1]!) && !/^(?:done|gone|live|out|up|off|sorted|handled|complete|through|over|in|on|back|now|all|safe|clean|empty|ready|set|fine|good|ok|okay|away|yours|ours|theirs)$/i.test(quality[1]!) && nlp(quality[1]!).has('#Adjective')) return true;
