@@ -73,3 +73,15 @@ test('the noun of the object before its identifier is no imperative: "Loan L-771
   // (…a verb before it is still a task told to the reader.)
   assert.deepEqual(flagged('Renew L-771 when you can.', renew, specs), []);
 });
+
+test('a word of retention frames the mention only when told of it, not of another thing beside it', () => {
+  const cancel = [entry('cancel_appointment', { appointmentId: 'APT-88' }, 'rejected')];
+  assert.deepEqual(flagged('APT-88 is off the books, still in time for the refund window.', cancel, specs), ['cancel_appointment APT-88']);
+  const move = [entry('jira__transition_issue', { issueKey: 'ENG-9', status: 'Done' }, 'failed')];
+  assert.deepEqual(flagged('ENG-9 sits in Done and its comments remain visible.', move, specs), ['jira__transition_issue ENG-9']);
+  // (…told of it — its subject, the head of its phrase, a name coordinated with it, or its object — it frames.)
+  assert.deepEqual(flagged('APT-88 is still on the books.', cancel, specs), []);
+  assert.deepEqual(flagged('The APT-88 booking is still on the books.', cancel, specs), []);
+  assert.deepEqual(flagged('APT-88 and APT-89 are both still booked.', cancel, specs), []);
+  assert.deepEqual(flagged('I kept the Friday slot, APT-88, on the books.', cancel, specs), []);
+});

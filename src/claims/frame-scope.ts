@@ -18,3 +18,23 @@ export function withoutReaderServed(text: string): string {
   if (!/\byou\b/i.test(text)) return text;
   return text.replace(READER_ASKED, ' ').replace(READER_SERVED, (m) => m.replace(/\byou$/i, 'one'));
 }
+
+/** Words that tell the thing stayed as it was: they frame it only when told of it. */
+const RETAINED = /\b(?:still|stays?|stayed|remains?|remained|kept|held|locked|retained|preserved|spared|untouched|unchanged|intact)\b/gi;
+/** Between the thing and such a word, only what joins them: the head of its noun phrase ("the X backup is still"), auxiliaries, adverbs, other names coordinated with it. */
+const JOINS = /^(?:\s*[\w.-]+){0,2}(?=\s+(?:is|are|was|were|has|have|had|will|would|should|must|still|remains?|stays?)\b)(?:\s*(?:is|are|was|were|has|have|had|been|being|be|will|would|should|must|now|also|all|both|each|safely|fully|just|simply|completely|entirely|still|then|currently|therefore|otherwise|(?:,|and|or|&)\s*[^\s,]+|,))*\s*$|^(?:\s*(?:is|are|was|were|has|have|had|been|being|be|will|would|should|must|now|also|all|both|each|safely|fully|just|simply|completely|entirely|still|then|currently|therefore|otherwise|(?:,|and|or|&)\s*[^\s,]+|,))*\s*$/i;
+
+/**
+ * "X is off the books, still in time for the refund", "got X off the books while the slot was still open", "X is
+ * in Done and its comments remain visible": a word of retention frames the mention ("X" in `bare`) only when it
+ * is told of it — X its subject with nothing but auxiliaries, adverbs or coordinated names between ("X and Y are
+ * still booked"), or X within three words after it as its object ("kept X", "still have X", "kept the newest, X"). Elsewhere it is blanked.
+ */
+export function withoutRetentionElsewhere(bare: string): string {
+  const at = bare.search(/\bX\b/);
+  if (at < 0) return bare;
+  return bare.replace(RETAINED, (word, offset: number) => {
+    if (offset > at) return JOINS.test(bare.slice(at + 1, offset)) ? word : ' ';
+    return /^\s*(?:[\w'’,:-]+\s+){0,3}$/.test(bare.slice(offset + word.length, at)) ? word : ' ';
+  });
+}

@@ -16,7 +16,7 @@ import { kindOf, normalize, objectMatches } from './claim-objects.ts';
 import { MEANS, MEASURE_OR_TIME, PER_NO_SOURCE } from './means.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
 import { describedBy, markedFinder, markedNames, redactedReceiverFinder } from './object-names.ts';
-import { withoutReaderServed } from './frame-scope.ts';
+import { withoutReaderServed, withoutRetentionElsewhere } from './frame-scope.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -350,8 +350,9 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   // (A tool whose own verb is a call's fate, `calendar__cancel_event`: "is cancelled" is its effect, no frame.)
   const fate = ownFate(tool);
   if (fate) bare = bare.replace(fate, ' ');
-  // ("as you asked", "kept you posted": a reader asked or served is no actor of the act, round 9.)
-  bare = withoutReaderServed(bare);
+  // ("as you asked": a reader asked or served is no actor of the act; "…, still in time": a word of retention
+  // told of another thing frames nothing, round 9.)
+  bare = withoutRetentionElsewhere(withoutReaderServed(bare));
   if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || BY_ANOTHER_IN.test(bare)) return true;
   // "a reply from carol@…": a receiver named as the source is another's sending.
   if (recipient && /\bfrom\s+X\b/.test(bare)) return true;
