@@ -85,3 +85,12 @@ test('a word of retention frames the mention only when told of it, not of anothe
   assert.deepEqual(flagged('APT-88 and APT-89 are both still booked.', cancel, specs), []);
   assert.deepEqual(flagged('I kept the Friday slot, APT-88, on the books.', cancel, specs), []);
 });
+
+test('a draft frames only an act it comes before: for a tool that writes, the draft is what it writes', () => {
+  const write = [entry('write_file', { path: 'plan.md', content: 'Plan' }, 'failed')];
+  assert.deepEqual(flagged('Your draft is safe in plan.md now.', write, specs), ['write_file plan.md']);
+  assert.deepEqual(flagged('plan.md has the draft of the plan.', write, specs), ['write_file plan.md']);
+  // (…"still a draft", and a draft beside a failure, still frame.)
+  assert.deepEqual(flagged('plan.md is still a draft.', write, specs), []);
+  assert.deepEqual(flagged('The draft for plan.md is ready, but the write failed.', write, specs), []);
+});

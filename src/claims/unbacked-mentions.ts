@@ -248,7 +248,7 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
     // (…unless a later part refers back to it and tells the tool's act done: "The price on SOCK-3PK must be $12
     // now; I set it myself", "A reminder is being sent to kai@… — consider it delivered".)
-    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient', refused(entry)) || framedSentence(c, clauses, finder, refused(entry))) && !mentions.some(({ c }) => toldAgain(c, clauses, entry.tool, specs))) continue;
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient', refused(entry), spec.kind === 'write') || framedSentence(c, clauses, finder, refused(entry))) && !mentions.some(({ c }) => toldAgain(c, clauses, entry.tool, specs))) continue;
     const { c, finder: at } = mentions[0]!;
     out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
@@ -305,7 +305,7 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipient = false, refusedCall = false): boolean {
+function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipient = false, refusedCall = false, writes = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
   // (A call refused or failed is waiting for nothing: "queued for delivery" is then a claim, not a frame.)
   // (…outside the mention itself: "UPDATE orders SET status = 'pending'" keeps its words.)
@@ -353,6 +353,9 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   // ("as you asked": a reader asked or served is no actor of the act; "…, still in time": a word of retention
   // told of another thing frames nothing, round 9.)
   bare = withoutRetentionElsewhere(withoutReaderServed(bare));
+  // (A draft is what a tool that writes writes: "your planning draft is filed away under drafts/q3.md" — it frames
+  // only an act a draft comes before, a send or a publish, round 9.)
+  if (writes) bare = bare.replace(/\bdraft(?:s|ed)?\b/gi, ' ');
   if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || BY_ANOTHER_IN.test(bare)) return true;
   // "a reply from carol@…": a receiver named as the source is another's sending.
   if (recipient && /\bfrom\s+X\b/.test(bare)) return true;
