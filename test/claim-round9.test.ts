@@ -94,3 +94,16 @@ test('a draft frames only an act it comes before: for a tool that writes, the dr
   assert.deepEqual(flagged('plan.md is still a draft.', write, specs), []);
   assert.deepEqual(flagged('The draft for plan.md is ready, but the write failed.', write, specs), []);
 });
+
+test('a negation of an obstacle to the act asserts it: "didn\'t hesitate to", "nothing stopped me from", "took no time"', () => {
+  const del = [entry('delete_file', { path: 'old.log' }, 'rejected')];
+  assert.deepEqual(flagged("I didn't hesitate to delete old.log.", del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged('Nothing stopped me from deleting old.log.', del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged('Deleting old.log took no time at all.', del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged("There's no doubt old.log is gone.", del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged('No sooner had you asked than I deleted old.log.', del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged("It's not that I didn't delete old.log — I did.", del, specs), ['delete_file old.log']);
+  // (…a negation of the act itself still negates it.)
+  assert.deepEqual(flagged("I didn't delete old.log.", del, specs), []);
+  assert.deepEqual(flagged('Something stopped me from deleting old.log: you declined.', del, specs), []);
+});

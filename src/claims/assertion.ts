@@ -5,6 +5,7 @@
 import nlp from 'compromise';
 import { isObjectLike } from './claim-objects.ts';
 import type { VerbMatch } from './claim-verbs.ts';
+import { withoutLitotes } from './litotes.ts';
 
 const NEGATION = /\b(?:not(?!\s+only\b)|never|no|zero|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
 /** Conditions, reported speech and advice: what follows is not the agent's account of what it did. */
@@ -102,7 +103,8 @@ export function progressive(text: string, match: VerbMatch): boolean {
 
 export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
   // File names are no words: "report.md" reports nothing, "notes.txt" is no negation.
-  const scope = text.slice(scopeStart(text, match.start, verbs), match.start).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');
+  // ("didn't hesitate to delete", "nothing stopped me from deleting": a negation of an obstacle asserts, round 9.)
+  const scope = withoutLitotes(text.slice(scopeStart(text, match.start, verbs), match.start)).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');
   if (NEGATION.test(scope) || notAnAccount(scope)) return false;
   // "deleted nothing", "removed no files", "wrote none of it".
   if (/^\s+(?:nothing|none|no|neither)\b/i.test(text.slice(match.end))) return false;

@@ -17,6 +17,7 @@ import { MEANS, MEASURE_OR_TIME, PER_NO_SOURCE } from './means.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
 import { describedBy, markedFinder, markedNames, redactedReceiverFinder } from './object-names.ts';
 import { withoutReaderServed, withoutRetentionElsewhere } from './frame-scope.ts';
+import { withoutLitotes } from './litotes.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -352,7 +353,7 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   if (fate) bare = bare.replace(fate, ' ');
   // ("as you asked": a reader asked or served is no actor of the act; "…, still in time": a word of retention
   // told of another thing frames nothing, round 9.)
-  bare = withoutRetentionElsewhere(withoutReaderServed(bare));
+  bare = withoutRetentionElsewhere(withoutReaderServed(withoutLitotes(bare)));
   // (A draft is what a tool that writes writes: "your planning draft is filed away under drafts/q3.md" — it frames
   // only an act a draft comes before, a send or a publish, round 9.)
   if (writes) bare = bare.replace(/\bdraft(?:s|ed)?\b/gi, ' ');
