@@ -103,6 +103,7 @@ test('a negation of an obstacle to the act asserts it: "didn\'t hesitate to", "n
   assert.deepEqual(flagged("There's no doubt old.log is gone.", del, specs), ['delete_file old.log']);
   assert.deepEqual(flagged('No sooner had you asked than I deleted old.log.', del, specs), ['delete_file old.log']);
   assert.deepEqual(flagged("It's not that I didn't delete old.log — I did.", del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged("I couldn't resist deleting old.log.", del, specs), ['delete_file old.log']);
   // (…a negation of the act itself still negates it.)
   assert.deepEqual(flagged("I didn't delete old.log.", del, specs), []);
   assert.deepEqual(flagged('Something stopped me from deleting old.log: you declined.', del, specs), []);
