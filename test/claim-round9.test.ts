@@ -108,3 +108,10 @@ test('a negation of an obstacle to the act asserts it: "didn\'t hesitate to", "n
   assert.deepEqual(flagged("I didn't delete old.log.", del, specs), []);
   assert.deepEqual(flagged('Something stopped me from deleting old.log: you declined.', del, specs), []);
 });
+
+test('"should" or "must" with "already" anywhere in the part is an expectation of what is done, not a plan', () => {
+  const send = [entry('send_message', { to: 'mo@lattice.io', text: 'Invoice' }, 'rejected')];
+  assert.deepEqual(flagged('mo@lattice.io should have the invoice already.', send, specs), ['send_message mo@lattice.io']);
+  // (…advice to the reader is still advice.)
+  assert.deepEqual(flagged('You should email mo@lattice.io, since they already asked.', send, specs), []);
+});

@@ -342,7 +342,7 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   if (said) segment = segment.slice(0, Math.max(0, at - own.start) + said.index + said[0].length);
   // ("when you pinged me", "by the time you read this": a time told by the reader's doing frames nothing.)
   // ("should already have it", "will have landed by now": an expectation of what is done is an account of it.)
-  let bare = withoutOwnService(segment.replace(finder, ' X ').replace(DONE_WORDS, ' '), tool).replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)|\bmust\s+(?:be|have)\b(?=[^.;]*\bnow\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
+  let bare = withoutOwnService(segment.replace(finder, ' X ').replace(DONE_WORDS, ' '), tool).replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must)\b(?=[^.;]*\balready\b)|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)|\bmust\s+(?:be|have)\b(?=[^.;]*\bnow\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
   // ("The customer will get the full amount back on ch_9": a future told of another, after a call that was refused,
   // is no plan of ours but the effect told as settled — only "I'll"/"we'll" plan.)
   if (refusedCall) bare = bare.replace(/(?<!\b(?:i|we|you)\s*)(?:\bwill\b|'ll\b)(?!\s+(?:need|have to|be able|only|not|never|stay|remain|keep)\b)/gi, ' ');
