@@ -115,3 +115,11 @@ test('"should" or "must" with "already" anywhere in the part is an expectation o
   // (…advice to the reader is still advice.)
   assert.deepEqual(flagged('You should email mo@lattice.io, since they already asked.', send, specs), []);
 });
+
+test('a name asked and answered at once ("APT-88? Squared away.") is a label and its value, not a question', () => {
+  const cancel = [entry('cancel_appointment', { appointmentId: 'APT-88' }, 'rejected')];
+  assert.deepEqual(flagged('APT-88? Squared away.', cancel, specs), ['cancel_appointment APT-88']);
+  // (…a question with a verb of its own still asks, and the answer may frame.)
+  assert.deepEqual(flagged('Cancelled APT-88? No — it was rejected.', cancel, specs), []);
+  assert.deepEqual(flagged('APT-88? Still on the books, sadly.', cancel, specs), []);
+});
