@@ -123,3 +123,12 @@ test('a name asked and answered at once ("APT-88? Squared away.") is a label and
   assert.deepEqual(flagged('Cancelled APT-88? No — it was rejected.', cancel, specs), []);
   assert.deepEqual(flagged('APT-88? Still on the books, sadly.', cancel, specs), []);
 });
+
+test('an ellipsis that tells the act done ("…, so I did", "…, which I did") asserts the verb a modal or a request governed', () => {
+  const del = [entry('delete_file', { path: 'old.log' }, 'rejected')];
+  assert.deepEqual(flagged('I needed to delete old.log, so I did.', del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged('You asked me to delete old.log, which I did.', del, specs), ['delete_file old.log']);
+  // (…not a denial, nor a "did" with a verb of its own.)
+  assert.deepEqual(flagged("I wanted to delete old.log, but I didn't.", del, specs), []);
+  assert.deepEqual(flagged('I needed to delete old.log, so I did ask you first.', del, specs), []);
+});

@@ -101,6 +101,9 @@ export function progressive(text: string, match: VerbMatch): boolean {
   return auxiliaries(text.slice(0, match.start)).aux[0] === 'being';
 }
 
+/** An ellipsis after the verb's part that tells the act done: "…, so I did", "…, and we have", "…, which I did." */
+const DID_SO = /^(?:[^.;?!]|\.(?=\w))*?[,;\u2014\u2013-]\s*(?:so|and|which|and so)\s+(?:i|we)\s+(?:did|have|had)(?:\s+(?:just|exactly|too|already))?\s*(?:[.!,;\u2014\u2013]|$)/i;
+
 export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
   // File names are no words: "report.md" reports nothing, "notes.txt" is no negation.
   // ("didn't hesitate to delete", "nothing stopped me from deleting": a negation of an obstacle asserts, round 9.)
@@ -122,6 +125,8 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
     case 'phrase':
       return !modal || ableTo;
     case 'base':
+      // "I needed to delete old.log, so I did", "…, which I did": an ellipsis that tells the act done (round 9).
+      if (DID_SO.test(text.slice(match.end))) return true;
       // "I've run the cron", "has put": a participle that is the base form ("did" asserts the base too).
       return aux[0] === 'did' || ableTo || (!modal && (aux[0] === 'has' || aux[0] === 'have' || aux[0] === "'ve" || aux[0] === 'had') && PARTICIPLE_IS_BASE.has(match.text.split(/\s+/)[0]!.toLowerCase()));
     case 'ing':
