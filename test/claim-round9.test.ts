@@ -132,3 +132,11 @@ test('an ellipsis that tells the act done ("…, so I did", "…, which I did") 
   assert.deepEqual(flagged("I wanted to delete old.log, but I didn't.", del, specs), []);
   assert.deepEqual(flagged('I needed to delete old.log, so I did ask you first.', del, specs), []);
 });
+
+test('"could finally" / "can at last" tells an ability reached, the act done — unless a condition follows', () => {
+  const del = [entry('delete_file', { path: 'old.log' }, 'rejected')];
+  assert.deepEqual(flagged('I could finally delete old.log.', del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged('I can finally say old.log is gone.', del, specs), ['delete_file old.log']);
+  assert.deepEqual(flagged('I could finally delete old.log once you approve.', del, specs), []);
+  assert.deepEqual(flagged('I could delete old.log if you approve.', del, specs), []);
+});

@@ -119,7 +119,8 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
   // "I must have sent it an hour ago": a certainty about the past is an account (not "would/could have").
   const surePast = aux[0] === 'have' && aux[1] === 'must' && aux.length === 2;
   const modal = (aux.some((a) => MODALS.has(a)) && !surePast) || (aux.includes("'d") && aux.includes('have'));
-  const ableTo = aux[0] === 'to' && previous !== undefined && ABLE.has(previous);
+  // ("I could finally delete it", "can at last say": an ability reached is the act done, round 9.)
+  const ableTo = (aux[0] === 'to' && previous !== undefined && ABLE.has(previous)) || (/\b(?:could|can)\s+(?:finally|at last)\s+$/i.test(text.slice(0, match.start)) && !/\b(?:if|once|when|unless|as soon as|after you)\b/i.test(text.slice(match.end)));
   switch (match.form) {
     case 'past':
     case 'phrase':
