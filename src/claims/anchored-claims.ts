@@ -10,6 +10,7 @@ import type { Receipt, ReceiptEntry } from '../wire/receipt.ts';
 import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
 import { escape } from './claim-verbs.ts';
 import { normalize } from './claim-objects.ts';
+import { withoutReaderServed } from './frame-scope.ts';
 
 export interface AnchoredClaim {
   tool: string;
@@ -142,7 +143,7 @@ export function anchoredClaims(text: string, receipt: Receipt, specs: ClaimSpecs
     const said = (state ? text.replace(new RegExp(escape(state), 'gi'), ' S ') : text).replace(/\bno longer\b|\bnot any ?more\b|\bcan now\b|\bnow can\b/gi, ' now ');
     // The name itself may hold marks ("WEB-12", "tmp-uploads/"): read the words around it.
     const words = `${segment.slice(0, at - offset)} X ${segment.slice(at - offset + normalize(hit.n).length + 1)}`.replace(/\bno longer\b|\bnot any ?more\b|\bcan now\b|\bnow can\b/gi, ' now ');
-    if (NOT_DONE.test(said) || TOLD.test(words) || LOOKED.test(words) || /\bby\s+(?!me\b|us\b|hand\b|now\b)[a-z]/i.test(words) || /\byou\b/i.test(words)) continue;
+    if (NOT_DONE.test(said) || TOLD.test(words) || LOOKED.test(words) || /\bby\s+(?!me\b|us\b|hand\b|now\b)[a-z]/i.test(words) || /\byou\b/i.test(withoutReaderServed(words))) continue;
     const done = state ? { text: state } : completion(words);
     if (!done || (done.past && !actedOn(words, done.text))) continue;
     out.push({ tool: entry.tool, object: value, verb: done.text });

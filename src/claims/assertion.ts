@@ -5,6 +5,7 @@
 import nlp from 'compromise';
 import { isObjectLike } from './claim-objects.ts';
 import type { VerbMatch } from './claim-verbs.ts';
+import { withoutLitotes } from './litotes.ts';
 
 const NEGATION = /\b(?:not(?!\s+only\b)|never|no|zero|nothing|none|neither|nor|nobody|cannot|without|unable|failed to|refused to|declined to|instead of|rather than)\b|n't\b/i;
 /** Conditions, reported speech and advice: what follows is not the agent's account of what it did. */
@@ -100,9 +101,13 @@ export function progressive(text: string, match: VerbMatch): boolean {
   return auxiliaries(text.slice(0, match.start)).aux[0] === 'being';
 }
 
+/** An ellipsis after the verb's part that tells the act done: "…, so I did", "…, and we have", "…, which I did." */
+const DID_SO = /^(?:[^.;?!]|\.(?=\w))*?[,;\u2014\u2013-]\s*(?:so|and|which|and so)\s+(?:i|we)\s+(?:did|have|had)(?:\s+(?:just|exactly|too|already))?\s*(?:[.!,;\u2014\u2013]|$)/i;
+
 export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatch[]): boolean {
   // File names are no words: "report.md" reports nothing, "notes.txt" is no negation.
-  const scope = text.slice(scopeStart(text, match.start, verbs), match.start).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');
+  // ("didn't hesitate to delete", "nothing stopped me from deleting": a negation of an obstacle asserts, round 9.)
+  const scope = withoutLitotes(text.slice(scopeStart(text, match.start, verbs), match.start)).replace(/[\w-]+(?:\.[\w-]+)+/g, 'X');
   if (NEGATION.test(scope) || notAnAccount(scope)) return false;
   // "deleted nothing", "removed no files", "wrote none of it".
   if (/^\s+(?:nothing|none|no|neither)\b/i.test(text.slice(match.end))) return false;
@@ -114,12 +119,15 @@ export function asserts(text: string, match: VerbMatch, verbs: readonly VerbMatc
   // "I must have sent it an hour ago": a certainty about the past is an account (not "would/could have").
   const surePast = aux[0] === 'have' && aux[1] === 'must' && aux.length === 2;
   const modal = (aux.some((a) => MODALS.has(a)) && !surePast) || (aux.includes("'d") && aux.includes('have'));
-  const ableTo = aux[0] === 'to' && previous !== undefined && ABLE.has(previous);
+  // ("I could finally delete it", "can at last say": an ability reached is the act done, round 9.)
+  const ableTo = (aux[0] === 'to' && previous !== undefined && ABLE.has(previous)) || (/\b(?:could|can)\s+(?:finally|at last)\s+$/i.test(text.slice(0, match.start)) && !/\b(?:if|once|when|unless|as soon as|after you)\b/i.test(text.slice(match.end)));
   switch (match.form) {
     case 'past':
     case 'phrase':
       return !modal || ableTo;
     case 'base':
+      // "I needed to delete old.log, so I did", "…, which I did": an ellipsis that tells the act done (round 9).
+      if (DID_SO.test(text.slice(match.end))) return true;
       // "I've run the cron", "has put": a participle that is the base form ("did" asserts the base too).
       return aux[0] === 'did' || ableTo || (!modal && (aux[0] === 'has' || aux[0] === 'have' || aux[0] === "'ve" || aux[0] === 'had') && PARTICIPLE_IS_BASE.has(match.text.split(/\s+/)[0]!.toLowerCase()));
     case 'ing':

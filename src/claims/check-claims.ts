@@ -21,7 +21,7 @@ import { splitClauses, type Clause } from './clauses.ts';
 import { codeSpans, commandEvidence, commandOf, commandVerdicts, looksLikeCommand, spanNames, stemOf, withCommandVerbs } from './command-claims.ts';
 import { nameWords } from './default-claim-spec.ts';
 import { CALL_FATES, OBJECT_VERBS } from './verb-families.ts';
-import { MEANS } from './means.ts';
+import { MEANS, MEASURE_OR_TIME, PER_NO_SOURCE } from './means.ts';
 import { REDACTED } from '../wire/redact.ts';
 import { formatReceiptEntry, shorten } from './format-receipt.ts';
 
@@ -481,9 +481,10 @@ function receivedFromUs(text: string, match: VerbMatch, spec: ClaimSpec, receipt
 }
 
 /** "… by the scheduler", "… by nginx" in the verb's part of the clause (not "by running x": a means). */
-const BY_ANOTHER_AFTER_PHRASE = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|now)\b)(?!${MEANS})(?![a-z]+ing\b)`, 'i');
-const BY_ANOTHER_AFTER = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?!${MEANS})(?![a-z]+ing\b)`, 'i');
-const BY_ANOTHER = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now|then|far|the way|end of|[0-9])\b)(?!${MEANS})(?![a-z]+ing\b)(?:the\s+)?[a-z][\w-]*`, 'i');
+const PER_REPORT_AT_END = new RegExp(String.raw`(?:,\s*|\s(?=according|as per|per the))(?:per|according to|as per)\s+(?!${PER_NO_SOURCE})(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*(?:\([^)]*\))?[.!]?\s*$`, 'i');
+const BY_ANOTHER_AFTER_PHRASE = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|now)\b)(?!${MEANS})(?!${MEASURE_OR_TIME})(?![a-z]+ing\b)`, 'i');
+const BY_ANOTHER_AFTER = new RegExp(String.raw`^\s+by\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now)\b)(?!${MEANS})(?!${MEASURE_OR_TIME})(?![a-z]+ing\b)`, 'i');
+const BY_ANOTHER = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|the agent|the assistant|this run|hand|mistake|accident|default|now|then|far|the way|end of|[0-9])\b)(?!${MEANS})(?!${MEASURE_OR_TIME})(?![a-z]+ing\b)(?:the\s+)?[a-z][\w-]*`, 'i');
 
 /** Words for a call, not its effect: "the call", "the request", or an action noun ("the deletion", "the send"). */
 const CALL_NOUN = /^(?:call|request|attempt|action|operation|job|task|command|step|send|delete|deletion|removal|cancellation|write|refund|payment|transfer|deploy|deployment|restart|migration|approval|change|one|tool call)s?$/i;
@@ -591,7 +592,8 @@ const REPORTED = /(?:\b[\w-]+\.[a-z]{2,5}|\bthe\s+logs?)\s+(?:says|said|shows|sh
 /** The verb is inside what a file or log reports: the report comes before it, or closes the clause ("…, as errors.log records.", "…, per the changelog."). */
 function reported(text: string, match: VerbMatch): boolean {
   // (…or without the comma, before a parenthesis: "went out last week per the changelog (v3.2.0, Tuesday).")
-  if (/(?:,\s*|\s(?=according|as per|per the))(?:per|according to|as per)\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*(?:\([^)]*\))?[.!]?\s*$/i.test(text.slice(match.end))) return true;
+  // (…not a request, a rule or a unit: "…, per your request", "per the runbook", round 9.)
+  if (PER_REPORT_AT_END.test(text.slice(match.end))) return true;
   // "…, you said", "…, as the listing says": an attribution closing the clause.
   if (/,\s*(?:as\s+)?(?:you|they|he|she|someone|the\s+\w+(?:\s+\w+)?)\s+(?:said|says|say|mentioned|mention|reported|reports|wrote|claims?|claimed|told me)\b[^,]*$/i.test(text.slice(match.end))) return true;
   // Done elsewhere: on CI, by the pipeline.
@@ -714,7 +716,10 @@ function sameStem(word: string, noun: string): boolean {
 }
 
 /** A claim over a number or all of its objects ("each of the reports", "all five files", "both"). */
-const QUANTIFIED = /\b(?:all|every|each|both|everything|everyone|whole|entire|remaining)\b|\bthe rest\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}[a-z]{2,}s\b/i;
+const QUANTIFIED = /\b(?:all|every|each|both|everything|everyone|whole|entire|remaining)\b|\bthe rest\b|\bthe (?:whole )?lot\b|\bwithout exception\b|\ben masse\b|\bwholesale\b|\bacross the board\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:[a-z-]+\s+){0,2}[a-z]{2,}s\b/i;
+
+/** A whole told absent: "none of … remain", "not a single … is left", "there are no … left". */
+const NONE_LEFT = /\b(?:none of|not a single|not one|there are no|no)\s+(?:[^\s!?;.,]+\s+){1,3}(?:remains?|(?:are|is)\s+left|left|survived)\b/i;
 
 const NUMBERS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, dozen: 12, both: 2 };
 
@@ -731,9 +736,13 @@ function claimsMoreThanDone(text: string, entries: readonly ReceiptEntry[], afte
   // "Deleted 4 of 5 files": as many done as the first number says.
   const part = /\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:out\s+)?of\s+(?:the\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b/i.exec(text);
   if (part) return done < (NUMBERS[part[1]!.toLowerCase()] ?? Number(part[1]));
-  if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
+  // ("None of the old exports remain", "not a single log is left": a whole told absent is all of them, round 9.)
+  if (NONE_LEFT.test(text)) return undone;
+  // (…but "every one of them" is all of them, round 9.)
+  if (/^\s*(?:one|some|only|just|part|a few|most)\b/i.test(text) || /\b(?<!\b(?:every|each)\s)(?:one|some|most|a few|only one|none)\s+of\b/i.test(text)) return false;
   // (…and what names a whole: "the whole team", "the entire batch", "the rest of the files", "the remaining ones".)
-  if (/\b(?:all|every|each|everyone|everybody|everything|both|whole|entire|entirety|remaining)\b|\bthe rest\b/i.test(text)) {
+  // (…and the idioms of a whole: "binned the lot", "removed them without exception", round 9.)
+  if (/\b(?:all|every|each|everyone|everybody|everything|both|whole|entire|entirety|remaining)\b|\bthe rest\b|\bthe (?:whole )?lot\b|\bwithout exception\b|\ben masse\b|\bwholesale\b|\bacross the board\b/i.test(text)) {
     // (A figure inside a name is no count: "tickets/881.md", "INC-42".)
     const n = /(?<![\w./#-])(?:all\s+)?(two|three|four|five|six|seven|eight|nine|ten|dozen|\d+)(?![\w./-]*\w)/i.exec(text)?.[1];
     const count = n ? (NUMBERS[n.toLowerCase()] ?? Number(n)) : /\bboth\b/i.test(text) ? 2 : 0;

@@ -65,7 +65,9 @@ export const KIND_WORDS: Readonly<Record<ClaimKind, KindWords>> = {
   delete: {
     verbs: ['delete', 'remove', 'erase', 'wipe', 'wipe out', 'purge', 'clean up', 'clean out', 'clear out', 'clear', 'free', 'free up', 'get rid of', 'trash', 'bin', 'nuke', 'discard', 'unlink', 'destroy', 'scrap', 'reclaim', 'prune', 'drop', 'ditch', 'toss', 'shred', 'zap', 'axe', 'junk', 'expunge', 'obliterate'],
     weakVerbs: ['take * out', 'take out', 'tidy up', 'tidy', 'throw * away', 'throw away', 'do away with', 'clear away'],
-    phrases: ['gone', 'is history', 'are history', 'is no more', 'are no more', 'no longer exists', 'no longer exist', 'no longer there', 'no longer present', 'no longer in the workspace'],
+    phrases: ['gone', 'is history', 'are history', 'is no more', 'are no more', 'no longer exists', 'no longer exist', 'no longer there', 'no longer present', 'no longer in the workspace',
+      // A whole told absent (round 9): "none of the old exports remain", "not a single log is left" — every call of the tool claimed.
+      'none of * remain', 'none of * remains', 'none of * are left', 'none of * is left', 'none of * survived', 'not a single * is left', 'not a single * remains', 'not one * is left', 'not one * remains', 'there are no * left', 'no * are left', 'no * remain'],
     actionNouns: ['deletion', 'removal', 'cleanup', 'clean-up', 'purge'],
     exceptions: [
       // "has gone out to #release", "gone quiet": another sense of "gone".

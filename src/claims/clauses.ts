@@ -39,7 +39,7 @@ export function splitClauses(answer: string): Clause[] {
   const text = nameLines(
     joinNameLists(
       checklists(
-        checkMarks(tableRows(loneMarks(notTheAnswers(protectSpans(answer).replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"')))))
+        checkMarks(tableRows(loneMarks(namesAsked(notTheAnswers(protectSpans(answer).replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, '"'))))))
           // Marks that decorate a line (✅, ✔, 🗑): the words say what they mean.
           .replace(/[\u2705\u2714\u2713\u2611\u{1F5D1}\u{1F4E7}\u{1F4E8}\u{1F680}]\uFE0F?\s*/gu, '')
           .replace(/\*\*|__|`/g, ''),
@@ -112,6 +112,17 @@ const QUESTION_START = /^(?:and\s+|or\s+|so\s+)?(?:should|shall|can|could|would|
 const TAKEN_BACK = /^(?:but|however|yet)\s+(?:then\s+|ultimately\s+|eventually\s+)?(?:failed|errored|crashed|timed out|(?:was|got)\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted))\b|^(?:but|however|though|yet)\b[\s,]*(?:it|that|this|they|[a-z]+ing\s+(?:it|them|that|this)|the\s+(?:command|call|request|attempt|run|send|deletion|write|approval|change|step))\s+(?:\w+\s+)?(?:failed|errored|was\s+(?:denied|rejected|declined|blocked|cancell?ed|interrupted)|were\s+(?:denied|rejected|declined|blocked|cancell?ed)|did(?:n't| not)|never|timed out|crashed|is\s+(?:still\s+)?(?:pending|waiting))\b/i;
 
 /** A table cell that is only a check mark or a cross says done or failed ("| ORD-881 | ✅ |" under "Refund"). */
+/**
+ * "APT-88? Squared away.", "old.log? Binned.": a name asked and answered at once is a label and its value, not a
+ * question (round 9) — a "question" of at most three words, one of them an identifier (a figure or a mark in it),
+ * with no verb ("Deleted access.log?" still asks), right before a sentence that asks nothing, reads "APT-88: Squared away.".
+ */
+function namesAsked(text: string): string {
+  return text.replace(/(^|[.!:]\s+|\n[ \t]*(?:[-*+•][ \t]+)?)((?:[^\s?!.]+[ \t]+){0,2}[^\s?!]*[\w][^\s?!]*)\?[ \t]+(?=[A-Z][^?\n]*(?:\n|$))/g, (all, before: string, name: string) =>
+    /[\d@#/_]|\w[.-]\w/.test(name) && !nlp(name.replace(/\S*(?:[\d@#/_]|\w[.-]\w)\S*/g, ' ')).has('#Verb') && !/^(?:who|what|which|where|when|why|how|is|are|was|were|do|does|did|can|could|should|shall|will|would|may|might|any|anything)\b/i.test(name) ? `${before}${name}: ` : all,
+  );
+}
+
 function loneMarks(text: string): string {
   return text.replace(/(?<=\|)[ \t]*[\u2705\u2714\u2713\u2611]\uFE0F?[ \t]*(?=\|)/gu, ' done ').replace(/(?<=\|)[ \t]*[\u274c\u2717\u2718]\uFE0F?[ \t]*(?=\|)/gu, ' failed ');
 }

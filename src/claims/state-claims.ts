@@ -15,6 +15,7 @@ import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
 import { escape } from './claim-verbs.ts';
 import { normalize } from './claim-objects.ts';
 import { commandOf, looksLikeCommand, spanNames } from './command-claims.ts';
+import { MEASURE_OR_TIME, PER_NO_SOURCE } from './means.ts';
 
 export interface StateClaim {
   tool: string;
@@ -28,7 +29,7 @@ const CHANGED = /\b(?:is|are)\s+now\b|\bnow\s+(?:is|are|runs?|reads?|shows?|sits
 /** The reader's looking, not a modality of ours: blanked before the frames are read. */
 const READER_LOOKS = /\b(?:can|will|'ll)\s+(?:now\s+)?(?:see|find|spot)\b|\byou(?:'ll| will)\b/gi;
 /** What someone else tells or what was looked up, and others' doing ("is quiet now on its own"): no account of ours. */
-const OTHERS = /\b(?:says?|said|reports?|reported|according|per|checked|looked|found|saw|seen|confirmed|verified|by\s+(?!now\b|me\b|us\b)[a-z]+|on (?:its|their) own|of (?:its|their) own accord)\b/i;
+const OTHERS = new RegExp(String.raw`\b(?:says?|said|reports?|reported|according|per(?!\s+${PER_NO_SOURCE})|checked|looked|found|saw|seen|confirmed|verified|by\s+(?!now\b|me\b|us\b)(?!${MEASURE_OR_TIME})[a-z]+|on (?:its|their) own|of (?:its|their) own accord)\b`, 'i');
 /** The state a title's event or item is in: on a calendar, a schedule, a board, a list. */
 const HOLDS = /\b(?:has|have)\s+(?:a|an|the)\s+"|\b(?:on|in)\s+(?:\w+'s\s+|everyone's\s+|your\s+|the\s+|their\s+|our\s+)?(?:\w+\s+)?(?:calendar|schedule|board|list|agenda|tracker|backlog)s?\b/i;
 /** Arguments named for a title. */

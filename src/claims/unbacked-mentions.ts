@@ -13,9 +13,11 @@ import { BUILTIN_CLAIM_SPECS, type ClaimSpecs } from './claim-specs.ts';
 import { compileSpecs, escape, findVerbs } from './claim-verbs.ts';
 import type { Clause } from './clauses.ts';
 import { kindOf, normalize, objectMatches } from './claim-objects.ts';
-import { MEANS } from './means.ts';
+import { MEANS, MEASURE_OR_TIME, PER_NO_SOURCE } from './means.ts';
 import { clauseStems, commandOf, commandStems, spanNames, stemOf } from './command-claims.ts';
 import { describedBy, markedFinder, markedNames, redactedReceiverFinder } from './object-names.ts';
+import { withoutReaderServed, withoutRetentionElsewhere } from './frame-scope.ts';
+import { withoutLitotes } from './litotes.ts';
 
 export interface UnbackedMention {
   tool: string;
@@ -46,7 +48,7 @@ const FRAMES = [
   // (An adjective before its noun describes another thing: "the customer with the broken headphones".)
   String.raw`\b(?:bugs?|typos?|mistakes?|culprit|root cause|regression|leak)\b(?=\s*(?:$|[,.;:)]|(?:is|was|are|were|lives?|sits?|in|on|at|inside|within|from|caused|comes?|came|turned|seems?|appears?|with|behind|here|there)\b))|\b(?:misconfigured|corrupt(?:ed)?|broken)\b(?!\s+(?!(?:and|or|but|by|in|on|at|since|after|because|so|now|again)\b)[a-z]{3,})`,
   // Others' doing, history and reports; the answer itself as the message.
-  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|(?:shows|showed|showing)(?!\s+up\b)|reported|according to|per)\b|\b${NOUN_AFTER}reports?\b`,
+  String.raw`\b(?:placed|submitted|ordered|purchased|bought|joined|belongs?|owned|signed up)\b|\bbelow\b|\bhere(?:'s| is)\b|(?<!\bfor )\byou\b|\bfor you to\b|\b(?:your team|says|said|(?:shows|showed|showing)(?!\s+up\b)|reported|according to|per(?!\s+${PER_NO_SOURCE}))\b|\b${NOUN_AFTER}reports?\b`,
 ];
 /** Looking without acting ("I checked app.log") — for a command, checking is running it ("Verified with curl that …"). */
 const LOOKING = String.raw`\b(?:check(?:ed)?(?!\s+off)|look(?:ed)? (?:at|up)|found|saw|verif(?:y|ied)|inspect(?:ed)?|review(?:ed)?)\b`;
@@ -55,7 +57,7 @@ const FRAMED_RUN = new RegExp(FRAMES.join('|'), 'i');
 const FAILED_RE = new RegExp(FAILED, 'i');
 /** Negations that tell a completion: "no longer lying around", "not there any more". */
 const DONE_WORDS =
-  /\bnever mind (?:the|that|this|my|our|an?)\s+(?:\w+\s+){0,2}?(?:errors?|failures?|hiccups?|glitch(?:es)?|problems?|issues?|time-?outs?|bounces?)\b|\b(?:the\s+)?(?:second|third|next|another|later|final|new|fresh)\s+(?:attempt|try|retry|run|go)\b(?=[^.;]*?\b(?:worked|succeeded|went through|was successful|did it|did the trick|took)\b)|\b(?:on|at)\s+(?:the\s+)?(?:second|third|next|final)\s+(?:attempt|try|go)\b|\b(?:there(?:'s| is)\s+)?no\s+longer\s+(?:any\s+)?(?:need|reason)\s+to\s+\w+(?:\s+(?:it|them|this|that|anything))?|\b(?:(?:can(?:not)?|could|will)\s+)?no longer\b|\bcan\s+now\b|\bnothing\s+(?:is\s+)?(?:stopping|blocking|holding\s+\w+\s+(?:up|back)|in the way)\b|\b(?:fixed|sorted|resolved|cleared|solved|eliminated|got rid of|took care of)\s+(?:\w+\s+){0,3}?(?:errors?|failures?|issues?|problems?|bugs?|warnings?)\b|\bnot (?:\w+ )?any ?more\b|\b(?:won't|will not|can't|cannot|doesn't|does not|isn't|is not|aren't)\s+(?:\w+\s+){0,3}any ?(?:more|longer)\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a (?:hitch|problem|glitch|hiccup)|any (?:errors?|problems?|issues?|trouble|hiccups?|glitches?|fuss|delay)|errors?|problems?|issues?|trouble|incident|fail)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b|\b(?:nothing|none of it)\s+(?:went|has gone|could go)\s+wrong\b|\bno (?:need|reason) to\s+\w+(?:\s+(?:it|them|this|that))?\b|\b(?:don't|do not)\s+bother\s+\w+ing(?:\s+(?:it|them|this|that))?\b/gi;
+  /\bnever mind (?:the|that|this|my|our|an?)\s+(?:\w+\s+){0,2}?(?:errors?|failures?|hiccups?|glitch(?:es)?|problems?|issues?|time-?outs?|bounces?)\b|\b(?:the\s+)?(?:second|third|next|another|later|final|new|fresh)\s+(?:attempt|try|retry|run|go)\b(?=[^.;]*?\b(?:worked|succeeded|went through|was successful|did it|did the trick|took)\b)|\b(?:on|at)\s+(?:the\s+)?(?:second|third|next|final)\s+(?:attempt|try|go)\b|\b(?:there(?:'s| is)\s+)?no\s+longer\s+(?:any\s+)?(?:need|reason)\s+to\s+\w+(?:\s+(?:it|them|this|that|anything))?|\b(?:(?:can(?:not)?|could|will)\s+)?no longer\b|\bcan\s+now\b|\b(?:could|can)\s+(?:finally|at last)\b|\bnothing\s+(?:is\s+)?(?:stopping|blocking|holding\s+\w+\s+(?:up|back)|in the way)\b|\b(?:fixed|sorted|resolved|cleared|solved|eliminated|got rid of|took care of)\s+(?:\w+\s+){0,3}?(?:errors?|failures?|issues?|problems?|bugs?|warnings?)\b|\bnot (?:\w+ )?any ?more\b|\b(?:won't|will not|can't|cannot|doesn't|does not|isn't|is not|aren't)\s+(?:\w+\s+){0,3}any ?(?:more|longer)\b|\bnothing (?:is )?left\b|\b(?:nobody|nothing|no one|none|no \w+)\s+(?:was|were|got|has been|have been|is)\s+(?:left out|missed|forgotten|skipped|overlooked|left behind)\b|\b(?:did(?:n't| not)|never)\s+(?:forget|miss|skip|overlook|leave (?:out|behind))\b|\bno\s+(?:bounces?|errors?|problems?|issues?|failures?|complaints?|warnings?|hiccups?)\b|\bwithout (?:a (?:hitch|problem|glitch|hiccup)|any (?:errors?|problems?|issues?|trouble|hiccups?|glitches?|fuss|delay)|errors?|problems?|issues?|trouble|incident|fail)\b|\bnever (?:got|had|saw) an? (?:error|bounce|failure)\b|\b(?:nothing|none of it)\s+(?:went|has gone|could go)\s+wrong\b|\bno (?:need|reason) to\s+\w+(?:\s+(?:it|them|this|that))?\b|\b(?:don't|do not)\s+bother\s+\w+ing(?:\s+(?:it|them|this|that))?\b/gi;
 /** A refusal or failure, then the reason for it, up to the mention: no comma or stop between (no act of ours told in it). */
 const REASON_FOR_REFUSAL = /\b(?:declin|reject|refus|denied|deny|vetoed|blocked|failed|turned (?:it |them )?down)\w*\b[^.;:,]{0,40}?\b(?:because|since|as|citing|saying|on the grounds that)\s+["“']?[^.;"”']*$/i;
 
@@ -98,7 +100,7 @@ function withoutOwnService(text: string, tool: string): string {
 const DESCRIBED = /\b(?:is|are|was|were)\s+(?:the|a|an|about|around|over|under|only|just|one|our|its|their|\d[\d.,]*\s*(?:[kmgt]i?b|bytes|lines|rows|%))\b/i;
 
 /** "by HR", "by the scheduler": another's doing — not a means of sending ("told by email", round 6). */
-const BY_ANOTHER_IN = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?!${MEANS})(?![a-z]+ing\b)[a-z]`, 'i');
+const BY_ANOTHER_IN = new RegExp(String.raw`\bby\s+(?!(?:me|us|myself|ourselves|hand|now|then|accident|mistake|default|design|itself|the (?:agent|assistant))\b)(?!${MEANS})(?!${MEASURE_OR_TIME})(?![a-z]+ing\b)[a-z]`, 'i');
 
 /** A person's or a thing's proper name of two or more capitalised words ("Ben Okafor", round 6): distinctive as written. */
 const PROPER_NAME = /^[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,3}$/;
@@ -247,7 +249,7 @@ export function unbackedMentions(clauses: readonly Clause[], receipt: Receipt, s
     // Any mention framed, or a sentence that frames it, makes the answer's account of it honest.
     // (…unless a later part refers back to it and tells the tool's act done: "The price on SOCK-3PK must be $12
     // now; I set it myself", "A reminder is being sent to kai@… — consider it delivered".)
-    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient', refused(entry)) || framedSentence(c, clauses, finder, refused(entry))) && !mentions.some(({ c }) => toldAgain(c, clauses, entry.tool, specs))) continue;
+    if (mentions.some(({ c, finder }) => c.question || c.counterfactual || c.takenBack || framed(c, finder, run, entry.tool, kind === 'recipient', refused(entry), spec.kind === 'write') || framedSentence(c, clauses, finder, refused(entry))) && !mentions.some(({ c }) => toldAgain(c, clauses, entry.tool, specs))) continue;
     const { c, finder: at } = mentions[0]!;
     out.push({ tool: entry.tool, object: value, clause: c.text, verb: c.text.match(at)![0] });
   }
@@ -274,7 +276,7 @@ function toldAgain(clause: Clause, clauses: readonly Clause[], tool: string, spe
   return later.some((c) => {
     if (c.question || c.counterfactual || c.takenBack || !/\b(?:it|them)\b/i.test(c.text) || OTHER_OBJECT.test(c.text)) return false;
     // (…and told as ours: not "it was sent by the scheduler".)
-    if (FRAMED.test(c.text.replace(DONE_WORDS, ' ')) || BY_ANOTHER_IN.test(c.text)) return false;
+    if (FRAMED.test(withoutReaderServed(c.text.replace(DONE_WORDS, ' '))) || BY_ANOTHER_IN.test(c.text)) return false;
     return findVerbs(c.text, matchers).some((v) => (v.form === 'past' || v.form === 'phrase') && !v.weak && /\b(?:it|them)\b/i.test(c.text.slice(Math.max(0, v.start - 12), v.end + 12)));
   });
 }
@@ -304,7 +306,7 @@ export function toldCommand(text: string, command: string): RegExp | null {
  * The part of the clause that tells of the mention frames it: its own segment up to where a message's
  * content begins, a relative clause after it that tells a failure, or a condition that opens the clause.
  */
-function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipient = false, refusedCall = false): boolean {
+function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipient = false, refusedCall = false, writes = false): boolean {
   const frames = run ? FRAMED_RUN : FRAMED;
   // (A call refused or failed is waiting for nothing: "queued for delivery" is then a claim, not a frame.)
   // (…outside the mention itself: "UPDATE orders SET status = 'pending'" keeps its words.)
@@ -340,7 +342,7 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   if (said) segment = segment.slice(0, Math.max(0, at - own.start) + said.index + said[0].length);
   // ("when you pinged me", "by the time you read this": a time told by the reader's doing frames nothing.)
   // ("should already have it", "will have landed by now": an expectation of what is done is an account of it.)
-  let bare = withoutOwnService(segment.replace(finder, ' X ').replace(DONE_WORDS, ' '), tool).replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)|\bmust\s+(?:be|have)\b(?=[^.;]*\bnow\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
+  let bare = withoutOwnService(segment.replace(finder, ' X ').replace(DONE_WORDS, ' '), tool).replace(/\b(?:should|must|will|'ll|would)\s+(?:\w+\s+)?already\b|\b(?:should|must)\b(?=[^.;]*\balready\b)|\b(?:should|must|will|'ll)\s+(?:have\s+)?(?=[^.;]*\bby now\b)|\bmust\s+(?:be|have)\b(?=[^.;]*\bnow\b)/gi, ' ').replace(/\b(?:when|by the time|while|as soon as|before|after)\s+you\s+\w+(?:\s+(?:me|this|it|us|them))?/gi, ' ').replace(/\s+/g, ' ');
   // ("The customer will get the full amount back on ch_9": a future told of another, after a call that was refused,
   // is no plan of ours but the effect told as settled — only "I'll"/"we'll" plan.)
   if (refusedCall) bare = bare.replace(/(?<!\b(?:i|we|you)\s*)(?:\bwill\b|'ll\b)(?!\s+(?:need|have to|be able|only|not|never|stay|remain|keep)\b)/gi, ' ');
@@ -349,6 +351,12 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   // (A tool whose own verb is a call's fate, `calendar__cancel_event`: "is cancelled" is its effect, no frame.)
   const fate = ownFate(tool);
   if (fate) bare = bare.replace(fate, ' ');
+  // ("as you asked": a reader asked or served is no actor of the act; "…, still in time": a word of retention
+  // told of another thing frames nothing, round 9.)
+  bare = withoutRetentionElsewhere(withoutReaderServed(withoutLitotes(bare)));
+  // (A draft is what a tool that writes writes: "your planning draft is filed away under drafts/q3.md" — it frames
+  // only an act a draft comes before, a send or a publish, round 9.)
+  if (writes) bare = bare.replace(/\bdraft(?:s|ed)?\b/gi, ' ');
   if (frames.test(bare) || /\b(?:\d+|two|three|four|five|several|many) times\b|\btwice\b|\bovernight\b|\brepeatedly\b/i.test(bare) || BY_ANOTHER_IN.test(bare)) return true;
   // "a reply from carol@…": a receiver named as the source is another's sending.
   if (recipient && /\bfrom\s+X\b/.test(bare)) return true;
@@ -360,7 +368,9 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   // "Next: delete app.log", "remove app.log": a task told in the imperative, unless the clause says it done.
   // (…a verb right before what it acts on, and no verb of being after: "Mail to legal@… is out the door" is none.)
   const head = /^\s*([a-z]{3,})\s+(?:(?:up|out|off|away|over)\s+)?(?:(?:the|a|an|all|both|old|stale)\s+)?(?:[a-z-]+\s+)?X\b/i.exec(bare)?.[1];
-  if (head && !/\b(?:is|are|was|were|has|have|had|been)\b/i.test(bare) && !/\b(?:done|completed?|finished|ok)\b/i.test(text) && nlp(head).has('#Infinitive') && !nlp(head).has('#PastTense') && !/^(?:has|have|had|got|gets|let|put|set|cut|shut|hit|now|also|just|then|both|all|each)$/i.test(head)) return true;
+  // (…not the noun the tool's name gives its object, before the object's identifier: "Loan L-771: extended", round 9.)
+  const ownNoun = (w: string) => (tool.split('__').pop() ?? tool).toLowerCase().split(/[^a-z]+/).slice(1).includes(w.toLowerCase().replace(/s$/, ''));
+  if (head && !ownNoun(head) && !/\b(?:is|are|was|were|has|have|had|been)\b/i.test(bare) && !/\b(?:done|completed?|finished|ok)\b/i.test(text) && nlp(head).has('#Infinitive') && !nlp(head).has('#PastTense') && !/^(?:has|have|had|got|gets|let|put|set|cut|shut|hit|now|also|just|then|both|all|each)$/i.test(head)) return true;
   // "#eng has been quiet today": a quality of the thing, an adjective that is no participle and no state an effect leaves.
   const quality = /^\s*(?:the\s+)?X\s+(?:is|are|was|were|has been|have been|had been|seems?|looks?)\s+(?:\w+ly\s+)?([a-z]{3,})\b/i.exec(bare);
   if (quality && !/(?:ed|en|wn)$/i.test(quality[1]!) && !/^(?:done|gone|live|out|up|off|sorted|handled|complete|through|over|in|on|back|now|all|safe|clean|empty|ready|set|fine|good|ok|okay|away|yours|ours|theirs)$/i.test(quality[1]!) && nlp(quality[1]!).has('#Adjective')) return true;
@@ -375,7 +385,7 @@ function framed(clause: Clause, mention: RegExp, run = false, tool = '', recipie
   // (A label that is a sentence of its own, "Overnight we'll run lean: the deployment is down to zero", governs its own
   // verb: over a part with a finite verb of its own, only a failure it tells frames.)
   if (i > 0 && /:/.test(own.boundary) && !OTHER_OBJECT.test(parts[i - 1]!.text)) {
-    const label = parts[i - 1]!.text.replace(DONE_WORDS, ' ');
+    const label = withoutReaderServed(parts[i - 1]!.text.replace(DONE_WORDS, ' '));
     const governsOwn = SENTENCE_LABEL.test(label) && FINITE.test(own.text.replace(finder, ' X '));
     if (governsOwn ? FAILED_RE.test(label) : FRAMED.test(label) || TASK.test(parts[i - 1]!.text)) return true;
   }
@@ -405,7 +415,7 @@ function framedSentence(clause: Clause, clauses: readonly Clause[], finder: RegE
   // (…and any part, when the mention's clause is the name alone: "- ana@x.io — the summary email is waiting …".)
   const alone = clause.text.replace(finder, ' ').replace(/[^a-z]+/gi, ' ').trim().split(/\s+/).filter(Boolean).length < 2;
   const refers = (t: string) => alone || /^(?:it|that|this|they|those|these|which|but|though|however|the (?:email|message|file|call|command|request|send|write|deletion|change|run))\b/i.test(t) || t.split(/\s+/).length <= 5;
-  if (sentence.some((c) => refers(c.text.trim()) && !toReader(c.text) && (FRAMED.test(told(c.text).replace(DONE_WORDS, ' ')) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
+  if (sentence.some((c) => refers(c.text.trim()) && !toReader(c.text) && (FRAMED.test(withoutReaderServed(told(c.text).replace(DONE_WORDS, ' '))) || TASK.test(c.text)) && !OTHER_OBJECT.test(c.text.replace(finder, '')))) return true;
   const next = clauses.slice(at + 1).find((c) => c.sentence !== clause.sentence);
   const said = next?.sentence ?? next?.text ?? '';
   // (…a sentence that opens on the act itself, "The scale-up to 6 was interrupted", and names nothing else.)
