@@ -5,6 +5,7 @@
  * read without its key.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -167,6 +168,20 @@ test("every npm script's `--help` prints its usage, and a wrong option is one li
     assert.match(bad.stderr, said);
     assert.doesNotMatch(bad.stderr, /Temporal dev server started/, `${wrong}: refused before starting a server`);
   }
+});
+
+test('Ctrl-C on `npm test` stops the Temporal dev server it started and removes its data', { timeout: 120_000 }, async () => {
+  // The test runner's own runner, as `npm test` runs it; Ctrl-C reaches its whole process group, not the
+  // dev server (a group of its own).
+  const tests = spawnGroup(process.execPath, ['test/run.ts', 'test/pure-helpers.test.ts'], {});
+  const [, port, dataDir] = await eventually(() => /Temporal dev server for the tests on 127\.0\.0\.1:(\d+) \(db in (\S+)\)/.exec(tests.stderr()) ?? undefined, 'the dev server');
+  const serverAlive = () => spawnSync('pgrep', ['-f', `temporal server start-dev .*--port ${port} `]).status === 0;
+  assert.ok(serverAlive(), 'the dev server runs');
+  process.kill(-tests.child.pid!, 'SIGINT');
+  const { code } = await tests.exited;
+  assert.equal(code, 130, 'the runner ends as Ctrl-C ends a command');
+  await eventually(() => (serverAlive() ? undefined : true), 'the dev server to stop');
+  assert.ok(!existsSync(dataDir!), `its data (${dataDir}) is removed`);
 });
 
 test('a provider model on a worker with no key: the run fails at once, and `run` prints why', { timeout: 120_000 }, async () => {

@@ -12,8 +12,12 @@ import { PROJECT_ROOT } from '../src/paths.ts';
 import { freeDevServerPort, startDevServer } from '../src/temporal/temporal-server.ts';
 import { workflowBundle } from '../src/worker/workflow-bundle.ts';
 import { recordedTestTimes, recordTestTimes } from './helpers/file-times.ts';
+import { exitOnSignals } from '../src/cli/command-line.ts';
 
+// Ctrl-C stops the dev server below too (its 'exit' hook), and its data goes with it.
+exitOnSignals();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-tests-'));
+process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const server = await startDevServer({ dataDir, port: await freeDevServerPort() });
 console.error(`Temporal dev server for the tests on ${server.address} (db in ${dataDir})`);
 await workflowBundle();
@@ -64,7 +68,6 @@ report.pipe(process.stdout, { end: false });
 await finished(report);
 recordTestTimes(seconds);
 await server.stop();
-rmSync(dataDir, { recursive: true, force: true });
 if (namePattern && ran === 0 && !failed) {
   console.error(`No test matched TEST_NAME_PATTERN=${JSON.stringify(namePattern)}.`);
   process.exit(3);

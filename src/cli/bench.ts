@@ -30,7 +30,7 @@ import { benchTurns } from './bench/turns.ts';
 import { MODEL_CALLS, type ModelCall } from '../wire/run-input.ts';
 import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
 import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
-import { parseCommandLine, usageExit } from './command-line.ts';
+import { exitOnSignals, parseCommandLine, usageExit } from './command-line.ts';
 
 const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', 'replay', 'context', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
 const USAGE = `npm run bench -- [--only ${SECTIONS.join(',')}] [--parked N] [--json file] [--model-call ${MODEL_CALLS.join(',')}]
@@ -53,6 +53,7 @@ const flags = parseCommandLine('bench', USAGE, {
     'worker-node-args': { type: 'string', default: WORKER_NODE_ARGS.join(' ') },
   },
 }).values;
+exitOnSignals();
 const only = new Set(flags.only.split(','));
 const unknown = [...only].filter((s) => !(SECTIONS as readonly string[]).includes(s));
 if (unknown.length) usageError(`--only: unknown section(s) ${unknown.join(', ')}`);

@@ -35,3 +35,14 @@ export function parseCommandLine<T extends ParseArgsConfig>(name: string, usage:
     return usageExit(name, usage, parseErrorMessage(error));
   }
 }
+
+/**
+ * Ctrl-C (SIGINT) or SIGTERM ends the script through `process.exit`, so its 'exit' hooks run: a Temporal dev
+ * server it started runs in its own process group (the terminal's Ctrl-C does not reach it) and is stopped by
+ * such a hook, as are throwaway PostgreSQL servers. Node's default for these signals ends the process without
+ * its 'exit' hooks, and the server was left running. For scripts with no Ctrl-C handling of their own.
+ */
+export function exitOnSignals(): void {
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
+}

@@ -14,7 +14,7 @@
  *   --soak [--minutes M] [--every-seconds S] [--retention-minutes R]   the soak instead (test/chaos/soak.ts):
  *                       gc with an R-minute retention (default 2) at every sample
  */
-import { parseCommandLine, usageExit } from '../../src/cli/command-line.ts';
+import { exitOnSignals, parseCommandLine, usageExit } from '../../src/cli/command-line.ts';
 import { findPostgresBinDir } from '../../src/store/throwaway-postgres.ts';
 import { workflowBundle } from '../../src/worker/workflow-bundle.ts';
 import { ensureTemporalServerBinaries } from '../helpers/temporal-cluster.ts';
@@ -56,6 +56,7 @@ const positive = (name: string, value: string | undefined, fallback: number): nu
   return n;
 };
 
+exitOnSignals();
 const t0 = Date.now();
 const log = (line: string) => console.error(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const runs = Math.round(positive('runs', args.runs, args.ci ? 48 : 300));

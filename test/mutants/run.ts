@@ -8,7 +8,7 @@
  * The tests named are first run without any mutant (each must pass, or no kill would mean anything);
  * then the mutants, one after another (each test run starts its own Temporal dev server).
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,8 +39,15 @@ const removeCopy = () => {
     git('worktree', 'prune');
   }
 };
-process.on('SIGINT', () => (removeCopy(), process.exit(130)));
-process.on('SIGTERM', () => (removeCopy(), process.exit(143)));
+/** The test run going on, stopped with this process (a SIGTERM reaches this process alone; its 'exit' hook stops its dev server). */
+let running: ChildProcess | null = null;
+const stop = (signal: NodeJS.Signals, code: number) => {
+  running?.kill(signal);
+  removeCopy();
+  process.exit(code);
+};
+process.once('SIGINT', () => stop('SIGINT', 130));
+process.once('SIGTERM', () => stop('SIGTERM', 143));
 
 let failed = false;
 const started = performance.now();
@@ -108,8 +115,12 @@ function runTests(testFile: string, name: string): Promise<'passed' | 'failed' |
       stdio: 'ignore',
       env: { ...process.env, TEST_NAME_PATTERN: name, ...(temporalCli ? { TEMPORAL_CLI: temporalCli } : {}) },
     });
+    running = child;
     child.on('error', reject);
     // test/run.ts exits 3 when no test matched the pattern.
-    child.on('exit', (code) => resolve(code === 0 ? 'passed' : code === 3 ? 'none matched' : 'failed'));
+    child.on('exit', (code) => {
+      running = null;
+      resolve(code === 0 ? 'passed' : code === 3 ? 'none matched' : 'failed');
+    });
   });
 }

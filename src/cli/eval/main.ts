@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir, PROJECT_ROOT } from '../../paths.ts';
 import { openRuntime } from '../runtime.ts';
-import { parseCommandLine, usageExit } from '../command-line.ts';
+import { exitOnSignals, parseCommandLine, usageExit } from '../command-line.ts';
 import { PROVIDER_KINDS } from '../../providers/providers-file.ts';
 import { workspaceRoots } from '../../tools/workspace-roots.ts';
 import { renderReport } from './report.ts';
@@ -27,6 +27,7 @@ if (!api) usageExit('eval', usage, `--api must be one of ${PROVIDER_KINDS.join('
 const concurrency = Number(values.concurrency ?? 4);
 if (!Number.isInteger(concurrency) || concurrency < 1) usageExit('eval', usage, `--concurrency: ${values.concurrency} is not a whole number of tasks above 0`);
 const tasks = readTasks(path.resolve(file));
+exitOnSignals();
 // Each task's workspace is a copy under <data>/eval: that directory is a workspace root of this process.
 // Tasks that replay a recording: the in-process scripted model may read recordings from their directories.
 const recordingDirs = [...new Set(tasks.flatMap((t) => (t.recording ? [path.dirname(t.recording)] : [])))];
