@@ -124,6 +124,8 @@ test('cancel while the model is slow: interrupted with the reason, and the HTTP 
   // Cancelling it again: the run has ended (the signal's own error); a run that never existed: RunNotFoundError.
   await assert.rejects(h.agents.cancelRun(runId, 'again'), (error: Error) => error.name === 'WorkflowNotFoundError');
   await assert.rejects(h.agents.cancelRun('run-never-started', 'nothing'), RunNotFoundError);
+  // Waiting for its result too: the same error as every other call, not the SDK's.
+  await assert.rejects(h.agents.result('run-never-started'), RunNotFoundError);
 });
 
 describe("modelCall: 'local'", () => {

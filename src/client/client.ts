@@ -377,6 +377,7 @@ export class AgentClient {
       if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) {
         return toRunResult(await this.getState(runId));
       }
+      if ((error as Error).name === 'WorkflowNotFoundError') throw runNotFound(runId);
       throw error;
     }
   }
@@ -389,10 +390,14 @@ export class AgentClient {
     try {
       return await handle.describe();
     } catch (error) {
-      if ((error as Error).name === 'WorkflowNotFoundError') throw new RunNotFoundError(`No run with id "${handle.workflowId}". List the runs with GET /runs or \`npm run agent -- list\`.`);
+      if ((error as Error).name === 'WorkflowNotFoundError') throw runNotFound(handle.workflowId);
       throw error;
     }
   }
+}
+
+function runNotFound(runId: string): RunNotFoundError {
+  return new RunNotFoundError(`No run with id "${runId}". List the runs with GET /runs or \`npm run agent -- list\`.`);
 }
 
 /** What a run's live memo would say before its first workflow task completed. */
