@@ -44,6 +44,14 @@ test('with every worker stopped, the state and the pending approval are read fro
   const result = await h.agents.result(runId);
   assert.equal(result.status, 'completed');
   assert.ok(!existsSync(path.join(h.workspace, 'access.log')));
+
+  // An ended run has nothing to cancel, and a run id that never was has no result: each said plainly.
+  const cancel = await runCli(['cancel', runId]);
+  assert.equal(cancel.code, 1);
+  assert.match(cancel.stderr, new RegExp(`^Run ${runId} has already ended \\(completed\\): nothing to cancel\\. Its outcome: npm run agent -- result ${runId}$`, 'm'));
+  const unknown = await runCli(['result', 'run-never-started']);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /^RunNotFoundError: No run with id "run-never-started"\. List the runs/m);
 });
 
 test('a command pointed at an address where nothing listens fails at once, saying where and what to do', async () => {
