@@ -157,11 +157,13 @@ test("every npm script's `--help` prints its usage, and a wrong option is one li
     assert.match(bad.stderr, said);
     assert.doesNotMatch(bad.stderr, /\n\s+at /, `${script} ${wrong} prints no stack trace`);
   }
-  // A number option that is no number is refused before anything starts (no Temporal server, no run).
+  // A number option that is no number, or a missing file, is refused before anything starts (no Temporal server, no run).
   for (const [wrong, said] of [
     ['run "Free some disk space." --max-turns abc', /^UsageError: --max-turns is "abc": give a whole number of 1 or more\.$/m],
     ['list --limit x', /^UsageError: --limit is "x": give a whole number of 1 or more\.$/m],
     ['serve --port 99999', /^UsageError: --port is "99999": give a port number/m],
+    // A run id where a recording file was expected.
+    ['replay run-never-recorded', /^UsageError: No file "run-never-recorded": replay takes a recording file\. Record the run first/m],
   ] as const) {
     const bad = await runToEnd(`npm run --silent agent -- ${wrong}`, {});
     assert.equal(bad.code, 2, `${wrong}: ${bad.stderr}`);

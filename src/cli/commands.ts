@@ -4,6 +4,7 @@
  * recording code load only in the commands that use them: every other command starts without them.
  */
 import { createInterface } from 'node:readline/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { runTable, stateTable, summaryLine, answerLines } from './format.ts';
@@ -229,6 +230,15 @@ function decide(inv: Invocation): Promise<number> {
 async function replay({ rest, values }: Invocation): Promise<number> {
   const file = rest[0];
   if (!file) throw new UsageError(`"replay" needs a recording: ${AGENT} replay recordings/<runId>.json`);
+  if (!existsSync(file)) {
+    // A run id where the recording's file was expected: the recording it would be, if there is one.
+    const recorded = path.join('recordings', `${file}.json`);
+    throw new UsageError(
+      existsSync(recorded)
+        ? `No file "${file}": replay takes a recording file — ${AGENT} replay ${recorded}`
+        : `No file "${file}": replay takes a recording file. Record the run first (${AGENT} record <runId> writes recordings/<runId>.json), then ${AGENT} replay recordings/<runId>.json`,
+    );
+  }
   const { recordingDirOf, replayCommand } = await import('../recording/commands.ts');
   // A worker here serves the recording (its directory is allowed for the in-process scripted model).
   const options = values['no-worker'] ? NO_WORKER : { ...WITH_SCRIPTED_WORKER, recordingDirs: [recordingDirOf(file)] };
