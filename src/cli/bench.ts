@@ -30,7 +30,7 @@ import { benchTurns } from './bench/turns.ts';
 import { MODEL_CALLS, type ModelCall } from '../wire/run-input.ts';
 import { CHILD_BENCHES, runChildBench, type ChildBench } from './bench/child-bench.ts';
 import { WORKER_NODE_ARGS } from '../worker/node-args.ts';
-import { exitOnSignals, parseCommandLine, usageExit } from './command-line.ts';
+import { countOption, exitOnSignals, parseCommandLine, usageExit } from './command-line.ts';
 
 const SECTIONS = ['turns', 'cancel', 'parked', 'history', 'store', 'replay', 'context', ...(Object.keys(CHILD_BENCHES) as ChildBench[])] as const;
 const USAGE = `npm run bench -- [--only ${SECTIONS.join(',')}] [--parked N] [--json file] [--model-call ${MODEL_CALLS.join(',')}]
@@ -60,8 +60,7 @@ if (unknown.length) usageError(`--only: unknown section(s) ${unknown.join(', ')}
 const modelCalls = flags['model-call'].split(',') as ModelCall[];
 const unknownCall = modelCalls.find((m) => !MODEL_CALLS.includes(m));
 if (unknownCall) usageError(`--model-call: unknown mode ${unknownCall}`);
-const parkedRuns = Number(flags.parked);
-if (!Number.isInteger(parkedRuns) || parkedRuns < 1) usageError(`--parked: ${flags.parked} is not a whole number of runs`);
+const parkedRuns = countOption('bench', USAGE, 'parked', flags.parked, 200);
 const workerOptions = parseWorkerOptions(flags['worker-options']);
 const size = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);

@@ -17,6 +17,12 @@ export function usageExit(name: string, usage: string, message: string): never {
   process.exit(2);
 }
 
+/** `--option`'s value as a whole number of 1 or more, or a usage exit naming it (`text` undefined: `fallback`). */
+export function countOption(name: string, usage: string, option: string, text: string | undefined, fallback: number): number {
+  const n = Number(text ?? fallback);
+  return Number.isInteger(n) && n >= 1 ? n : usageExit(name, usage, `--${option}: ${text} is not a whole number above 0`);
+}
+
 /** Whether the arguments ask for help (`--help` or `-h` before a `--` that ends the options). */
 function asksForHelp(args: readonly string[]): boolean {
   const end = args.indexOf('--');

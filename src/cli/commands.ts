@@ -16,7 +16,6 @@ import { buildText, upgrade } from './upgrade-command.ts';
 import { noWorkerHint, servesScripted } from './keyless.ts';
 import { workflowPollers } from './worker-presence.ts';
 import type { Runtime } from './runtime.ts';
-import { isTerminal } from '../client/client.ts';
 import { MODEL_CALLS, type ModelCall, type RunInput } from '../wire/run-input.ts';
 import { RUN_STATUSES, type PendingApproval, type RunStatus } from '../wire/types.ts';
 
@@ -52,19 +51,14 @@ export const COMMANDS: Readonly<Record<string, (invocation: Invocation) => Promi
     }),
   cancel: (inv) =>
     onRun(inv, async (rt, runId) => {
-      // A run that has ended has nothing to cancel: said as the HTTP API says it (409), not as Temporal's signal error.
-      const ended = async () => {
-        const state = await rt.agents.getState(runId);
-        if (!isTerminal(state)) return false;
-        log(`Run ${runId} has already ended (${state.status}): nothing to cancel. Its outcome: ${AGENT} result ${runId}`);
-        return true;
-      };
-      if (await ended()) return 1;
       try {
         await rt.agents.cancelRun(runId, inv.values.reason ?? 'cancelled from the command line');
       } catch (error) {
-        if ((error as Error).name === 'WorkflowNotFoundError' && (await ended())) return 1;
-        throw error;
+        // cancelRun tells a run that never was (RunNotFoundError) from one that has ended (Temporal's signal
+        // error): the latter said as the HTTP API says it (409).
+        if ((error as Error).name !== 'WorkflowNotFoundError') throw error;
+        log(`Run ${runId} has already ended (${(await rt.agents.getState(runId)).status}): nothing to cancel. Its outcome: ${AGENT} result ${runId}`);
+        return 1;
       }
       console.log(`cancel requested for ${runId}`);
       return 0;

@@ -20,7 +20,7 @@ import { claimSpecsOf } from '../../claims/default-claim-spec.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { withUnknownVerbs } from '../../wordnet/wordnet-verbs.ts';
 import { table } from '../table.ts';
-import { parseCommandLine, usageExit } from '../command-line.ts';
+import { countOption, parseCommandLine, usageExit } from '../command-line.ts';
 import { judgeTools, mergeWarnings } from '../../claims/judge-claims.ts';
 import { judgeAll, JudgeRouteError } from './claims-judge.ts';
 import { toolContracts } from '../../tools/contracts.ts';
@@ -253,10 +253,9 @@ if (import.meta.main) {
   --judge: score the rules and the claim judge together, as a run with policy.claimJudge (the model routed as a worker routes it)`;
   const { values, positionals: targets } = parseCommandLine('eval:claims', usage, {
     allowPositionals: true,
-    options: { time: { type: 'boolean' }, judge: { type: 'string' }, concurrency: { type: 'string', default: '4' } },
+    options: { time: { type: 'boolean' }, judge: { type: 'string' }, concurrency: { type: 'string' } },
   });
-  const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) usageExit('eval:claims', usage, `--concurrency: ${values.concurrency} is not a whole number above 0`);
+  const concurrency = countOption('eval:claims', usage, 'concurrency', values.concurrency, 4);
   const missing = targets.filter((t) => !existsSync(t));
   if (missing.length) usageExit('eval:claims', usage, `no such file or directory: ${missing.join(', ')}`);
   const files = caseFiles(targets.length ? targets.map((t) => path.resolve(t)) : [path.join(PROJECT_ROOT, 'eval', 'claims')]);

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir, PROJECT_ROOT } from '../../paths.ts';
 import { openRuntime } from '../runtime.ts';
-import { exitOnSignals, parseCommandLine, usageExit } from '../command-line.ts';
+import { countOption, exitOnSignals, parseCommandLine, usageExit } from '../command-line.ts';
 import { PROVIDER_KINDS } from '../../providers/providers-file.ts';
 import { workspaceRoots } from '../../tools/workspace-roots.ts';
 import { renderReport } from './report.ts';
@@ -24,8 +24,7 @@ const file = positionals[0];
 if (!file) usageExit('eval', usage, 'name a task file (eval/tasks.json is the project\'s own)');
 const api = PROVIDER_KINDS.find((kind) => kind === values.api);
 if (!api) usageExit('eval', usage, `--api must be one of ${PROVIDER_KINDS.join(', ')} (the wire the scripted models go over), not "${values.api}"`);
-const concurrency = Number(values.concurrency ?? 4);
-if (!Number.isInteger(concurrency) || concurrency < 1) usageExit('eval', usage, `--concurrency: ${values.concurrency} is not a whole number of tasks above 0`);
+const concurrency = countOption('eval', usage, 'concurrency', values.concurrency, 4);
 const tasks = readTasks(path.resolve(file));
 exitOnSignals();
 // Each task's workspace is a copy under <data>/eval: that directory is a workspace root of this process.
